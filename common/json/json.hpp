@@ -1,0 +1,51 @@
+// A small JSON reader and writer: enough for tokenizer.json (2 MB, 31k pieces),
+// request bodies and JSONL corpora. Numbers keep their source text so that a
+// score reads back exactly as serde_json would parse it (correctly rounded f64).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace bx::json {
+
+enum class Kind : std::uint8_t { Null, Bool, Number, String, Array, Object };
+
+class Value {
+public:
+    Kind kind = Kind::Null;
+    bool boolean = false;
+    std::string text;                                   // String: decoded UTF-8; Number: source text
+    std::vector<Value> items;                           // Array
+    std::vector<std::pair<std::string, Value>> members; // Object, in source order
+
+    bool is(Kind k) const { return kind == k; }
+    // Object member by key (first match), or nullptr.
+    const Value* find(std::string_view key) const;
+    // Number as f64 (correctly rounded from the source text), or 0 for non-numbers.
+    double as_double() const;
+    // Number as integer if it is one exactly and fits; false otherwise.
+    bool as_int64(std::int64_t& out) const;
+};
+
+struct Error {
+    std::size_t offset = 0;   // byte offset into the input
+    std::string message;      // e.g. "expected ':' after object key"
+};
+
+// Parses exactly one JSON value (surrounding whitespace allowed). Rejects invalid
+// UTF-8 in strings, lone surrogates in \u escapes, trailing garbage, depth > 512.
+bool parse(std::string_view input, Value& out, Error& error);
+
+// Appends `s` as a JSON string literal (quotes included, control characters and
+// quotes escaped, UTF-8 passed through) to `out`.
+void append_string(std::string& out, std::string_view s);
+
+// Appends a float as the shortest text that reads back to the same f32 bits
+// ("1e-07", "-0.5", "NaN"-free: NaN/inf are written as null).
+void append_float(std::string& out, float value);
+
+}  // namespace bx::json
