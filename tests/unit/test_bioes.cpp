@@ -1,0 +1,252 @@
+// BIOES decoding, label confidence, and the mapping of entities back to text.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common/maths/expf.hpp"
+#include "common/service/bioes.hpp"
+#include "common/service/entities.hpp"
+#include "common/service/labels.hpp"
+#include "common/service/text_offsets.hpp"
+
+using namespace bx::service;
+
+namespace {
+
+LabelScheme format_scheme() {
+    const std::vector<std::string> names = format_label_names();
+    std::vector<std::string_view> views(names.begin(), names.end());
+    LabelScheme scheme;
+    std::string error;
+    REQUIRE(parse_label_scheme(views, scheme, &error));
+    return scheme;
+}
+
+// Label index of tag `tag` ("B", "I", "E", "S") for type `type` in FORMAT.md order.
+int label_of(const char* tag, int type) {
+    const int offset = tag[0] == 'B' ? 1 : tag[0] == 'I' ? 2 : tag[0] == 'E' ? 3 : 4;
+    return 4 * type + offset;
+}
+
+constexpr int kGiven = 0, kSurname = 1, kCity = 17, kState = 18;
+
+std::vector<TokenChoice> tags(std::initializer_list<int> labels) {
+    std::vector<TokenChoice> out;
+    for (int l : labels) out.push_back({l, 1.0f});
+    return out;
+}
+
+struct Simple { int first, last, type; };
+
+std::vector<Simple> simple(const std::vector<TokenSpan>& spans) {
+    std::vector<Simple> out;
+    for (const auto& s : spans) out.push_back({s.first, s.last, s.type});
+    return out;
+}
+
+bool operator==(const Simple& a, const Simple& b) {
+    return a.first == b.first && a.last == b.last && a.type == b.type;
+}
+
+std::uint32_t bits(float f) { std::uint32_t u; std::memcpy(&u, &f, 4); return u; }
+
+}  // namespace
+
+namespace Catch {
+template <> struct StringMaker<Simple> {
+    static std::string convert(const Simple& s) {
+        return "{" + std::to_string(s.first) + ".." + std::to_string(s.last) + " t" +
+               std::to_string(s.type) + "}";
+    }
+};
+}  // namespace Catch
+
+TEST_CASE("the FORMAT.md label names parse into 20 types", "[bioes]") {
+    const LabelScheme scheme = format_scheme();
+    REQUIRE(scheme.size() == 81);
+    REQUIRE(scheme.types.size() == 20);
+    CHECK(scheme.types[0] == "GIVEN_NAME");
+    CHECK(scheme.types[19] == "ZIP_CODE");
+    CHECK(scheme.labels[0].tag == Tag::O);
+    CHECK(scheme.labels[label_of("E", kCity)].tag == Tag::E);
+    CHECK(scheme.labels[label_of("E", kCity)].type == kCity);
+}
+
+TEST_CASE("bad label names are named in the error", "[bioes]") {
+    LabelScheme scheme;
+    std::string error;
+    for (std::string_view bad : {"X-CITY", "B-", "B", "BCITY", ""}) {
+        const std::string_view names[] = {"O", bad};
+        CHECK_FALSE(parse_label_scheme(names, scheme, &error));
+        CHECK(error.find("model label 1") != std::string::npos);
+    }
+}
+
+TEST_CASE("choose_label: argmax, first wins ties, NaN never wins", "[bioes]") {
+    const float plain[] = {0.5f, 2.0f, -1.0f, 2.0f};
+    CHECK(choose_label(plain, 4).label == 1);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float with_nan[] = {0.5f, nan, 1.0f};
+    CHECK(choose_label(with_nan, 3).label == 2);
+}
+
+TEST_CASE("choose_label: probability in the documented order", "[bioes]") {
+    const float logits[] = {0.25f, 3.0f, -2.0f, 1.5f, 3.0f};
+    const TokenChoice c = choose_label(logits, 5);
+    REQUIRE(c.label == 1);
+    float z = 0.0f;
+    for (float l : logits) z += bx::bx_expf(l - 3.0f);
+    CHECK(bits(c.probability) == bits(1.0f / z));
+    CHECK(c.probability == Approx(std::exp(0.0) / (std::exp(-2.75) + 2 + std::exp(-5.0) + std::exp(-1.5))));
+
+    const float uniform[81] = {};
+    CHECK(choose_label(uniform, 81).probability == Approx(1.0 / 81));
+}
+
+TEST_CASE("decode_bioes: well-formed sequences", "[bioes]") {
+    const LabelScheme s = format_scheme();
+    const int O = 0;
+    CHECK(simple(decode_bioes(tags({O, O}), s)).empty());
+    CHECK(simple(decode_bioes(tags({label_of("B", kGiven), label_of("I", kGiven),
+                                   label_of("E", kGiven)}), s)) ==
+          std::vector<Simple>{{0, 2, kGiven}});
+    CHECK(simple(decode_bioes(tags({O, label_of("S", kGiven), label_of("S", kSurname), O}), s)) ==
+          std::vector<Simple>{{1, 1, kGiven}, {2, 2, kSurname}});
+    CHECK(simple(decode_bioes(tags({label_of("B", kCity), label_of("E", kCity), O,
+                                   label_of("B", kState), label_of("E", kState)}), s)) ==
+          std::vector<Simple>{{0, 1, kCity}, {3, 4, kState}});
+}
+
+TEST_CASE("decode_bioes: repairs keep every non-O token in an entity", "[bioes]") {
+    const LabelScheme s = format_scheme();
+    const int O = 0;
+    const int B = label_of("B", kCity), I = label_of("I", kCity), E = label_of("E", kCity);
+
+    SECTION("an unterminated span is closed by O or the end") {
+        CHECK(simple(decode_bioes(tags({B, I, O}), s)) == std::vector<Simple>{{0, 1, kCity}});
+        CHECK(simple(decode_bioes(tags({O, B, I}), s)) == std::vector<Simple>{{1, 2, kCity}});
+    }
+    SECTION("a lone I starts a span, a lone E is one token") {
+        CHECK(simple(decode_bioes(tags({O, I, I, E, O}), s)) == std::vector<Simple>{{1, 3, kCity}});
+        CHECK(simple(decode_bioes(tags({O, E, O}), s)) == std::vector<Simple>{{1, 1, kCity}});
+        CHECK(simple(decode_bioes(tags({E, E}), s)) ==
+              std::vector<Simple>{{0, 0, kCity}, {1, 1, kCity}});
+    }
+    SECTION("B and S always start afresh") {
+        CHECK(simple(decode_bioes(tags({B, B, E}), s)) ==
+              std::vector<Simple>{{0, 0, kCity}, {1, 2, kCity}});
+        CHECK(simple(decode_bioes(tags({B, label_of("S", kCity), E}), s)) ==
+              std::vector<Simple>{{0, 0, kCity}, {1, 1, kCity}, {2, 2, kCity}});
+    }
+    SECTION("a change of type splits") {
+        CHECK(simple(decode_bioes(tags({B, label_of("E", kState)}), s)) ==
+              std::vector<Simple>{{0, 0, kCity}, {1, 1, kState}});
+        CHECK(simple(decode_bioes(tags({B, label_of("I", kState), E}), s)) ==
+              std::vector<Simple>{{0, 0, kCity}, {1, 1, kState}, {2, 2, kCity}});
+    }
+    SECTION("labels outside the scheme count as O") {
+        CHECK(simple(decode_bioes(tags({B, 999, -1, E}), s)) ==
+              std::vector<Simple>{{0, 0, kCity}, {3, 3, kCity}});
+    }
+}
+
+TEST_CASE("decode_bioes: score is the mean probability in token order", "[bioes]") {
+    const LabelScheme s = format_scheme();
+    std::vector<TokenChoice> tokens{{label_of("B", kGiven), 0.5f},
+                                    {label_of("I", kGiven), 0.25f},
+                                    {label_of("E", kGiven), 0.75f},
+                                    {0, 0.9f},
+                                    {label_of("S", kSurname), 0.125f}};
+    const auto spans = decode_bioes(tokens, s);
+    REQUIRE(spans.size() == 2);
+    CHECK(bits(spans[0].score) == bits(((0.0f + 0.5f) + 0.25f + 0.75f) / 3.0f));
+    CHECK(spans[1].score == 0.125f);
+}
+
+TEST_CASE("UTF-8 validation finds the first bad byte", "[bioes][text]") {
+    CHECK(first_invalid_utf8("") == kValidUtf8);
+    CHECK(first_invalid_utf8("plain ascii") == kValidUtf8);
+    CHECK(first_invalid_utf8("Zo\xC3\xAB \xE2\x82\xAC \xF0\x9F\x98\x80") == kValidUtf8);
+    CHECK(first_invalid_utf8("ab\xC0\x80") == 2);          // overlong NUL
+    CHECK(first_invalid_utf8("ab\xE0\x80\x80") == 2);      // overlong 3-byte
+    CHECK(first_invalid_utf8("a\xED\xA0\x80") == 1);       // surrogate U+D800
+    CHECK(first_invalid_utf8("\xF4\x90\x80\x80") == 0);    // above U+10FFFF
+    CHECK(first_invalid_utf8("abc\xE2\x82") == 3);         // truncated at the end
+    CHECK(first_invalid_utf8("x\x80y") == 1);              // stray continuation
+    CHECK(first_invalid_utf8("\xFF") == 0);
+}
+
+TEST_CASE("trim_whitespace and code-point offsets", "[bioes][text]") {
+    const std::string text = "a\xC2\xA0 b\xE3\x80\x80";  // a, NBSP, space, b, ideographic space
+    const ByteRange all = trim_whitespace(text, {0, text.size()});
+    CHECK(all.begin == 0);
+    CHECK(all.end == text.size() - 3);
+    const ByteRange inner = trim_whitespace(text, {1, text.size()});
+    CHECK(inner.begin == 4);
+    CHECK(trim_whitespace(text, {1, 4}).empty());
+
+    CodePointCounter counter(text);
+    CHECK(counter.at(0) == 0);
+    CHECK(counter.at(3) == 2);
+    CHECK(counter.at(text.size()) == 5);
+    CHECK(counter.at(1) == 1);  // going back restarts, still right
+
+    CHECK(snap_to_characters(text, {2, 2}).begin == 1);
+    CHECK(snap_to_characters(text, {0, 2}).end == 3);
+    CHECK(snap_to_characters(text, {0, 99}).end == text.size());
+}
+
+TEST_CASE("entities map back to trimmed text with code-point offsets", "[bioes][entities]") {
+    const LabelScheme s = format_scheme();
+    // "Hi Zoë Müller! 😀 Paris" with tokenizer-style ranges that include the leading space.
+    const std::string text = "Hi Zo\xC3\xAB M\xC3\xBCller! \xF0\x9F\x98\x80 Paris";
+    const std::vector<ByteRange> tokens{
+        {0, 2},   // "Hi"
+        {2, 5},   // " Zo"
+        {5, 7},   // "ë"
+        {7, 15},  // " Müller"
+        {15, 16}, // "!"
+        {16, 21}, // " 😀"
+        {21, 27}, // " Paris"
+    };
+    REQUIRE(text.size() == 27);
+    const std::vector<TokenSpan> spans{{1, 2, kGiven, 0.5f}, {3, 3, kSurname, 0.25f},
+                                       {6, 6, kCity, 1.0f}};
+    const auto entities = locate_entities(text, spans, tokens, s);
+    REQUIRE(entities.size() == 3);
+    CHECK(entities[0].label == "GIVEN_NAME");
+    CHECK(entities[0].text == "Zo\xC3\xAB");
+    CHECK(entities[0].start == 3);
+    CHECK(entities[0].end == 6);
+    CHECK(entities[0].score == 0.5f);
+    CHECK(entities[1].text == "M\xC3\xBCller");
+    CHECK(entities[1].start == 7);
+    CHECK(entities[1].end == 13);
+    CHECK(entities[2].text == "Paris");
+    CHECK(entities[2].start == 17);  // the emoji is one code point (two UTF-16 units)
+    CHECK(entities[2].end == 22);
+
+    CHECK(redact_entities(text, entities) ==
+          "Hi [GIVEN_NAME] [SURNAME]! \xF0\x9F\x98\x80 [CITY]");
+}
+
+TEST_CASE("overlapping or empty entities are clamped or dropped", "[bioes][entities]") {
+    const LabelScheme s = format_scheme();
+    const std::string text = "\xEF\xAC\x81x y";  // "ﬁx y": a ligature two tokens share
+    const std::vector<ByteRange> tokens{{0, 3}, {0, 3}, {3, 4}, {4, 5}};
+    const std::vector<TokenSpan> spans{{0, 0, kGiven, 1.0f}, {1, 2, kSurname, 1.0f},
+                                       {3, 3, kCity, 1.0f}};
+    const auto entities = locate_entities(text, spans, tokens, s);
+    REQUIRE(entities.size() == 2);  // the space-only span is dropped
+    CHECK(entities[0].text == "\xEF\xAC\x81");
+    CHECK(entities[1].text == "x");
+    CHECK(entities[1].start == 1);
+    CHECK(redact_entities(text, entities) == "[GIVEN_NAME][SURNAME] y");
+
+    const std::vector<TokenSpan> outside{{2, 9, kCity, 1.0f}};
+    CHECK(locate_entities(text, outside, tokens, s).empty());
+}
