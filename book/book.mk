@@ -1,0 +1,59 @@
+# The book: `make book` builds book/out/html/ (one page per chapter) and
+# book/out/bitexact.epub from book/chapters/*.md, the snippets marked in the
+# sources, the Graphviz figures in book/figures/ and the results under bench/results/.
+#
+# Included by the top-level Makefile (`include book/book.mk`); it also works on
+# its own from the repository root: `make -f book/book.mk book`.
+#
+#   make book                      the book; fails naming every missing, duplicated,
+#                                  unused or unterminated snippet and every missing result
+#   make book BOOK_ALLOW_MISSING=1 a draft: missing snippets, stages and results become
+#                                  visible placeholders, and every such page says so
+#   make book-test                 opens every page in headless Chromium (figures,
+#                                  tables, links) and saves book/out/screenshot.png
+#   make book-mutant               deletes one snippet marker in a copy of the tree and
+#                                  succeeds only if the book build then fails naming it
+#   make book-selftest             the preprocessor's own failure modes, on small fixtures
+#
+# See book/README.md for the directive and marker syntax.
+
+BOOK_NODE ?= node
+BOOK_ALLOW_MISSING ?=
+BOOK_OUT ?= book/out
+BOOK_NICE ?= nice -n 5
+
+.PHONY: book book-setup book-expand book-render book-test book-test-setup book-mutant \
+        book-selftest book-clean
+
+# Idempotent: installs only what is absent (Debian packages; needs root, as here).
+book-setup:
+	@if command -v pandoc >/dev/null 2>&1 && command -v dot >/dev/null 2>&1; then :; else \
+	  echo "book-setup: installing pandoc and graphviz"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(BOOK_NICE) apt-get install -y \
+	    -o DPkg::Lock::Timeout=600 --no-install-recommends pandoc graphviz; fi
+
+book-test-setup:
+	@if command -v chromium >/dev/null 2>&1; then :; else \
+	  echo "book-test-setup: installing chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(BOOK_NICE) apt-get install -y \
+	    -o DPkg::Lock::Timeout=600 --no-install-recommends chromium; fi
+
+book-expand: book-setup
+	BOOK_OUT=$(BOOK_OUT) $(BOOK_NODE) book/tools/snippets.mjs build $(if $(filter 1,$(BOOK_ALLOW_MISSING)),--allow-missing)
+
+book-render: book-expand
+	BOOK_OUT=$(BOOK_OUT) $(BOOK_NODE) book/tools/render.mjs
+
+book: book-render
+
+book-test: book book-test-setup
+	$(BOOK_NICE) $(BOOK_NODE) tests/integration/book_chromium.mjs
+
+book-mutant: book-setup
+	$(BOOK_NODE) book/tools/mutant.mjs
+
+book-selftest:
+	$(BOOK_NODE) book/tests/selftest.mjs
+
+book-clean:
+	rm -rf $(BOOK_OUT)

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Second half of `make book`: turns what snippets.mjs expanded (book/out/md/,
+// book/out/figures-src/, book/out/manifest.json) into
+//   book/out/html/index.html, book/out/html/NN-slug.html, book/out/html/figures/*.svg
+//   book/out/bitexact.epub
+// with Graphviz (`dot`) and Pandoc. No npm dependencies.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(process.env.BOOK_ROOT || path.join(here, '..', '..'));
+const OUT = path.resolve(ROOT, process.env.BOOK_OUT || 'book/out');
+const HTML = path.join(OUT, 'html');
+const BOOK_TITLE = 'bitexact: a WebAssembly BERT made fast without changing a bit';
+
+function run(cmd, args, what) {
+    const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8' });
+    if (r.error || r.status !== 0) {
+        console.error(`book: ${what} failed: ${cmd} ${args.join(' ')}\n${(r.stderr || String(r.error || '')).trim()}`);
+        process.exit(1);
+    }
+    if (r.stderr && r.stderr.trim()) console.error(`book: ${what}: ${r.stderr.trim()}`);
+    return r.stdout;
+}
+
+const manifest = JSON.parse(fs.readFileSync(path.join(OUT, 'manifest.json'), 'utf8'));
+fs.rmSync(HTML, { recursive: true, force: true });
+fs.mkdirSync(path.join(HTML, 'figures'), { recursive: true });
+
+// Figures: every generated .dot source becomes an SVG; the bench plots are copied.
+const figSrc = path.join(OUT, 'figures-src');
+for (const f of fs.readdirSync(figSrc).filter((f) => f.endsWith('.dot')).sort()) {
+    run('dot', ['-Tsvg', path.join(figSrc, f), '-o', path.join(HTML, 'figures', f.replace(/\.dot$/, '.svg'))], `dot ${f}`);
+}
+for (const p of manifest.plots) fs.copyFileSync(path.join(ROOT, p), path.join(HTML, 'figures', path.basename(p)));
+fs.copyFileSync(path.join(ROOT, 'book', 'templates', 'book.css'), path.join(HTML, 'book.css'));
+
+const common = ['--from', 'markdown', '--to', 'html5', '--standalone',
+    '--template', 'book/templates/chapter.html', '--lua-filter', 'book/tools/links.lua',
+    '--highlight-style', 'pygments', '--metadata', `book-title=${BOOK_TITLE}`];
+const byStem = new Map(manifest.chapters.map((c) => [c.stem, c]));
+
+for (const ch of manifest.chapters) {
+    const args = [...common, '--metadata', `pagetitle=${ch.title}`];
+    if (ch.prev) args.push('--metadata', `prev-href=${ch.prev}.html`, '--metadata', `prev-title=${byStem.get(ch.prev).title}`);
+    if (ch.next) args.push('--metadata', `next-href=${ch.next}.html`, '--metadata', `next-title=${byStem.get(ch.next).title}`);
+    if (ch.draft) args.push('--metadata', 'draft=true');
+    args.push(path.join(OUT, 'md', ch.file), '-o', path.join(HTML, ch.html));
+    run('pandoc', args, `pandoc ${ch.file}`);
+}
+
+// The contents page.
+const first = manifest.chapters[0];
+const index = [`# ${BOOK_TITLE} {#contents}`, ''];
+if (manifest.draft) {
+    index.push('::: {.draft-banner}', `**Draft build** (\`BOOK_ALLOW_MISSING=1\`): ${manifest.missing.length} placeholder(s) stand in for snippets, stages or results that do not exist yet. A real \`make book\` fails on each of them.`, ':::', '');
+}
+index.push('::: {.contents-list}');
+manifest.chapters.forEach((c) => index.push(`1. [${c.title}](${c.html})${c.draft ? ' *(draft)*' : ''}`));
+index.push(':::', '', 'Also as an EPUB: [bitexact.epub](../bitexact.epub).', '');
+fs.writeFileSync(path.join(OUT, 'md', 'index.md'), index.join('\n'));
+run('pandoc', [...common, '--metadata', 'pagetitle=Contents',
+    '--metadata', `next-href=${first.html}`, '--metadata', `next-title=${first.title}`,
+    ...(manifest.draft ? ['--metadata', 'draft=true'] : []),
+    path.join(OUT, 'md', 'index.md'), '-o', path.join(HTML, 'index.html')], 'pandoc index');
+
+// The EPUB: every chapter in one book; links between chapters become anchors.
+run('pandoc', ['--from', 'markdown', '--to', 'epub3', '--lua-filter', 'book/tools/links.lua',
+    '--highlight-style', 'pygments', '--css', 'book/templates/book.css', '--epub-chapter-level=1',
+    '--resource-path', HTML, '--metadata', `title=${BOOK_TITLE}`, '--metadata', 'lang=en',
+    ...manifest.chapters.map((c) => path.join(OUT, 'md', c.file)),
+    '-o', path.join(OUT, 'bitexact.epub')], 'pandoc epub');
+
+console.log(`book: ${manifest.chapters.length} chapter page(s) + contents in ${path.relative(ROOT, HTML)}/, EPUB ${path.relative(ROOT, path.join(OUT, 'bitexact.epub'))}${manifest.draft ? ' (DRAFT)' : ''}`);
