@@ -1,0 +1,52 @@
+# assets/recipe/data.mk: the data half of the model recipe (corpus, tokenizer, tokenised data).
+# Included by the top Makefile; also usable alone: make -f assets/recipe/data.mk tokdata
+#
+#   make setup-recipe   apt packages for the recipe (Python trainer deps, word lists, fortunes)
+#   make corpus         synthetic labelled corpus   -> $(RECIPE_WORK)/corpus/{train,dev,test}.jsonl
+#   make tokenizer      train SentencePiece Unigram -> $(RECIPE_WORK)/tokenizer/tokenizer.json (+ check
+#                       against sentencepiece); the committed assets/tokenizer/tokenizer.json is a copy
+#                       of one such run: `make tokenizer-install` replaces it (do not, once a model exists)
+#   make tokdata        tokenise the corpus with the reference tokenizer -> $(RECIPE_WORK)/data/*.tok.jsonl
+
+NODE_TOOLS ?= common/node
+NODE ?= node
+RECIPE_PY ?= /usr/bin/python3
+RECIPE_WORK ?= assets/work
+RECIPE_DIR := assets/recipe
+TOKENIZER_JSON ?= assets/tokenizer/tokenizer.json
+CORPUS_SIZES ?= --train 40000 --dev 2000 --test 2000
+RECIPE_NICE ?= nice -n 5
+
+RECIPE_APT := python3-torch python3-sentencepiece python3-numpy python3-protobuf sentencepiece \
+	wamerican wfrench wngerman wspanish witalian wdutch fortunes fortunes-de fortunes-it fortunes-es
+
+.PHONY: setup-recipe corpus tokenizer tokenizer-install tokdata
+
+setup-recipe:
+	apt-get install -y --no-install-recommends $(RECIPE_APT)
+	cd $(NODE_TOOLS) && npm ci
+
+$(NODE_TOOLS)/node_modules/@faker-js/faker/package.json:
+	cd $(NODE_TOOLS) && npm ci
+
+corpus: $(RECIPE_WORK)/corpus/train.jsonl
+$(RECIPE_WORK)/corpus/train.jsonl: $(RECIPE_DIR)/corpus/generate.mjs $(RECIPE_DIR)/corpus/values.mjs \
+		$(RECIPE_DIR)/corpus/templates.mjs $(NODE_TOOLS)/node_modules/@faker-js/faker/package.json
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/corpus/generate.mjs --out $(RECIPE_WORK)/corpus $(CORPUS_SIZES)
+
+tokenizer: $(RECIPE_WORK)/tokenizer/tokenizer.json
+$(RECIPE_WORK)/tokenizer/tokenizer.json: $(RECIPE_WORK)/corpus/train.jsonl $(RECIPE_DIR)/tokenizer/train_spm.py $(RECIPE_DIR)/tokenizer/to_hf.py
+	$(RECIPE_NICE) $(RECIPE_PY) $(RECIPE_DIR)/tokenizer/train_spm.py --corpus $(RECIPE_WORK)/corpus/train.jsonl --out $(RECIPE_WORK)/tokenizer
+	$(RECIPE_PY) $(RECIPE_DIR)/tokenizer/to_hf.py $(RECIPE_WORK)/tokenizer/spm.model $@.tmp
+	head -n 3000 $(RECIPE_WORK)/corpus/dev.jsonl > $(RECIPE_WORK)/tokenizer/sample.jsonl
+	$(RECIPE_PY) $(RECIPE_DIR)/tokenizer/spm_ids.py $(RECIPE_WORK)/tokenizer/spm.model $(RECIPE_WORK)/tokenizer/sample.jsonl $(RECIPE_WORK)/tokenizer/sample.ids.jsonl
+	NODE_TOOLS=$(NODE_TOOLS) $(NODE) $(RECIPE_DIR)/tokenizer/verify.mjs $@.tmp $(RECIPE_WORK)/tokenizer/sample.ids.jsonl
+	mv $@.tmp $@
+
+tokenizer-install: $(RECIPE_WORK)/tokenizer/tokenizer.json
+	cp $< $(TOKENIZER_JSON)
+
+tokdata: $(RECIPE_WORK)/data/train.tok.jsonl
+$(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
+		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
