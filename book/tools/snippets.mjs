@@ -451,7 +451,7 @@ class Expander {
                 return;
             }
             // First H1 gets the chapter's stem as its id, so links can find it (EPUB).
-            if (/^# /.test(line) && !out.some((l) => /^# /.test(l)) && !/\{#/.test(line)) line = `${line} {#${ch.stem}}`;
+            if (/^# /.test(line) && !out.some((l) => /^# /.test(l)) && !/\{#/.test(line)) line = `${line} {#ch-${ch.stem}}`;
             const prose = line.replace(/`+[^`]*`+/g, '').replace(/\{\{[^}]*\}\}/g, '').replace(/\]\([^)]*\)/g, ']');
             const typed = TYPED_NUMBER_RE.exec(prose);
             if (typed && !/^\s*<!--/.test(line)) {

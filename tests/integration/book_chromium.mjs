@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// Opens the built book (book/out/html/) in headless Debian Chromium and checks that
+// every page renders: each chapter has its title, its figures (SVG actually loaded,
+// non-zero size) and its generated tables, the chapter navigation is there, and
+// every internal link points at a page and an anchor that exist. Saves a screenshot
+// to book/out/screenshot.png.
+//
+// Talks to Chromium with the DevTools protocol over a pipe (--remote-debugging-pipe:
+// fd 3 in, fd 4 out, messages separated by NUL), so it needs no npm package and no
+// WebSocket.
+//
+//   node tests/integration/book_chromium.mjs [--build] [--allow-draft]
+//     --build        run `make -f book/book.mk book` first
+//     --allow-draft  accept a draft build (BOOK_ALLOW_MISSING=1); otherwise a draft fails
+// Exit 0 only if every check passed; the last line is "N passed, N failed".
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const OUT = path.join(ROOT, 'book', 'out');
+const HTML = path.join(OUT, 'html');
+const args = process.argv.slice(2);
+const CHROMIUM = process.env.CHROMIUM || 'chromium';
+
+let passed = 0, failed = 0;
+function ok(cond, what) {
+    if (cond) passed++; else { failed++; console.log(`FAIL: ${what}`); }
+    return cond;
+}
+function finish(code) {
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(code ?? (failed ? 1 : 0));
+}
+
+if (args.includes('--build')) {
+    const r = spawnSync('make', ['-f', 'book/book.mk', 'book'], { cwd: ROOT, stdio: 'inherit' });
+    if (!ok(r.status === 0, 'make book succeeded')) finish(1);
+}
+const manifestPath = path.join(OUT, 'manifest.json');
+if (!ok(fs.existsSync(manifestPath) && fs.existsSync(path.join(HTML, 'index.html')), `built book at ${path.relative(ROOT, HTML)} (run make book first)`)) finish(1);
+const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+if (manifest.draft && !args.includes('--allow-draft')) {
+    ok(false, `the built book is a draft (${manifest.missing.length} placeholders); rebuild without BOOK_ALLOW_MISSING or pass --allow-draft`);
+}
+
+// ---------------------------------------------------------------------------
+// A minimal CDP client over the pipe.
+
+const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'book-chromium-'));
+const chrome = spawn(CHROMIUM, [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--disable-dev-shm-usage', '--hide-scrollbars', '--mute-audio',
+    `--user-data-dir=${userDir}`, '--remote-debugging-pipe', 'about:blank',
+], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+let chromeErr = '';
+chrome.stderr.on('data', (d) => { chromeErr = (chromeErr + d).slice(-4000); });
+const toChrome = chrome.stdio[3], fromChrome = chrome.stdio[4];
+
+let nextId = 1;
+const pending = new Map();
+const waiters = [];
+let buf = Buffer.alloc(0);
+fromChrome.on('data', (chunk) => {
+    buf = Buffer.concat([buf, chunk]);
+    let z;
+    while ((z = buf.indexOf(0)) >= 0) {
+        const msg = JSON.parse(buf.subarray(0, z).toString('utf8'));
+        buf = buf.subarray(z + 1);
+        if (msg.id && pending.has(msg.id)) {
+            const { resolve, reject } = pending.get(msg.id);
+            pending.delete(msg.id);
+            if (msg.error) reject(new Error(`${msg.error.message} (${msg.error.code})`)); else resolve(msg.result);
+        } else if (msg.method) {
+            for (const w of [...waiters]) if (w.method === msg.method && (!w.sessionId || w.sessionId === msg.sessionId)) {
+                waiters.splice(waiters.indexOf(w), 1);
+                w.resolve(msg.params);
+            }
+        }
+    }
+});
+function send(method, params = {}, sessionId) {
+    const id = nextId++;
+    const msg = { id, method, params };
+    if (sessionId) msg.sessionId = sessionId;
+    toChrome.write(JSON.stringify(msg) + '\0');
+    return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        setTimeout(() => { if (pending.delete(id)) reject(new Error(`timeout: ${method}`)); }, 30000);
+    });
+}
+function waitFor(method, sessionId, ms = 30000) {
+    return new Promise((resolve, reject) => {
+        const w = { method, sessionId, resolve };
+        waiters.push(w);
+        setTimeout(() => { const i = waiters.indexOf(w); if (i >= 0) { waiters.splice(i, 1); reject(new Error(`timeout waiting for ${method}`)); } }, ms);
+    });
+}
+
+function cleanup() {
+    try { chrome.kill('SIGKILL'); } catch {}
+    try { fs.rmSync(userDir, { recursive: true, force: true }); } catch {}
+}
+const guard = setTimeout(() => { console.log('FAIL: overall timeout (120 s)'); failed++; cleanup(); finish(1); }, 120000);
+chrome.on('exit', (code) => { if (pending.size) { console.log(`FAIL: chromium exited (${code}): ${chromeErr.trim().split('\n').slice(-3).join(' | ')}`); failed++; finish(1); } });
+
+// What a page looks like from inside: returned as JSON by Runtime.evaluate.
+const PROBE = `(() => {
+  const abs = (a) => a.getAttribute('href');
+  return JSON.stringify({
+    title: document.title,
+    h1: [...document.querySelectorAll('main h1')].map((h) => h.textContent.trim()),
+    ids: [...document.querySelectorAll('[id]')].map((e) => e.id),
+    nav: [...document.querySelectorAll('nav.book-nav.top a')].map((a) => ({ cls: a.className, href: abs(a) })),
+    links: [...document.querySelectorAll('a[href]')].map(abs),
+    contents: [...document.querySelectorAll('.contents-list a[href]')].map(abs),
+    imgs: [...document.querySelectorAll('img')].map((i) => ({ src: i.getAttribute('src'), complete: i.complete, w: i.naturalWidth, h: i.naturalHeight, shown: i.getBoundingClientRect().width })),
+    tables: document.querySelectorAll('.results-table table').length,
+    checks: document.querySelectorAll('.check pre').length,
+    snippets: document.querySelectorAll('.snippet pre').length,
+    missing: document.querySelectorAll('.missing').length,
+    textLength: document.body.innerText.length,
+  });
+})()`;
+
+async function main() {
+    const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+    const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+    await send('Page.enable', {}, sessionId);
+    await send('Runtime.enable', {}, sessionId);
+    await send('Emulation.setDeviceMetricsOverride', { width: 1100, height: 1400, deviceScaleFactor: 1, mobile: false }, sessionId);
+
+    async function open(file) {
+        const loaded = waitFor('Page.loadEventFired', sessionId);
+        const nav = await send('Page.navigate', { url: pathToFileURL(path.join(HTML, file)).href }, sessionId);
+        if (nav.errorText) throw new Error(`${file}: ${nav.errorText}`);
+        await loaded;
+        const r = await send('Runtime.evaluate', { expression: PROBE, returnByValue: true }, sessionId);
+        return JSON.parse(r.result.value);
+    }
+
+    const pages = ['index.html', ...manifest.chapters.map((c) => c.html)];
+    const seen = new Map();
+    for (const file of pages) seen.set(file, await open(file));
+
+    // Contents page: links to every chapter, in order.
+    const index = seen.get('index.html');
+    const chapterLinks = index.contents;
+    ok(JSON.stringify(chapterLinks) === JSON.stringify(manifest.chapters.map((c) => c.html)), 'contents lists every chapter in order');
+
+    for (const ch of manifest.chapters) {
+        const p = seen.get(ch.html);
+        const where = ch.html;
+        const plain = (t) => (t || '').replace(/\s+/g, ' ').replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').trim();
+        ok(p.h1.length >= 1 && plain(p.h1[0]) === plain(ch.title), `${where}: renders its title "${ch.title}" (got ${JSON.stringify(p.h1[0])})`);
+        ok(p.textLength > 500, `${where}: has body text`);
+        // Navigation: contents always, previous/next where they exist.
+        const nav = Object.fromEntries(p.nav.map((n) => [n.cls, n.href]));
+        ok(nav.contents === 'index.html', `${where}: has a link to the contents`);
+        ok((nav.prev || null) === (ch.prev ? `${ch.prev}.html` : null), `${where}: previous link ${nav.prev} (expected ${ch.prev}.html)`);
+        ok((nav.next || null) === (ch.next ? `${ch.next}.html` : null), `${where}: next link ${nav.next} (expected ${ch.next}.html)`);
+        // Figures: every figure the manifest says the chapter includes, loaded.
+        for (const name of ch.figures) {
+            const img = p.imgs.find((i) => i.src === `figures/${name}.svg`);
+            ok(img && img.complete && img.w > 0 && img.h > 0 && img.shown > 0, `${where}: figure ${name}.svg loaded and shown (${JSON.stringify(img)})`);
+        }
+        for (const img of p.imgs) ok(img.complete && img.w > 0, `${where}: image ${img.src} loads`);
+        ok(p.tables === ch.tables.length, `${where}: ${ch.tables.length} generated table(s) rendered (found ${p.tables})`);
+        ok(p.checks === ch.checks.length, `${where}: ${ch.checks.length} check output(s) rendered (found ${p.checks})`);
+        if (!manifest.draft) ok(p.missing === 0, `${where}: no draft placeholders`);
+    }
+
+    // Internal links: the page exists and the anchor is an id on it.
+    let links = 0;
+    for (const [file, p] of seen) {
+        for (const href of p.links) {
+            if (/^[a-z]+:/i.test(href)) continue;                 // external (none expected)
+            const [target, frag] = href.split('#');
+            const dest = target ? path.posix.normalize(path.posix.join(path.posix.dirname(file), target)) : file;
+            if (dest.startsWith('../')) {                        // outside html/, e.g. the EPUB
+                ok(fs.existsSync(path.join(HTML, dest)), `${file}: link ${href} resolves to a file`);
+                continue;
+            }
+            links++;
+            const page = seen.get(dest);
+            if (!ok(page || fs.existsSync(path.join(HTML, dest)), `${file}: link ${href} resolves (no ${dest})`)) continue;
+            if (frag) ok(page && page.ids.includes(decodeURIComponent(frag)), `${file}: link ${href} finds anchor #${frag} in ${dest}`);
+        }
+    }
+    ok(links > 0, 'found internal links to check');
+
+    // The screenshot: the first stage chapter if there is one (code, figures, tables), else the first chapter.
+    const shot = manifest.chapters.find((c) => c.stage) || manifest.chapters[0];
+    await open(shot.html);
+    const { data } = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: false }, sessionId);
+    fs.writeFileSync(path.join(OUT, 'screenshot.png'), Buffer.from(data, 'base64'));
+    ok(fs.statSync(path.join(OUT, 'screenshot.png')).size > 10000, `screenshot of ${shot.html} saved to book/out/screenshot.png`);
+    await send('Browser.close').catch(() => {});
+}
+
+main().then(() => { clearTimeout(guard); pending.clear(); cleanup(); finish(); })
+    .catch((e) => { clearTimeout(guard); console.log(`FAIL: ${e.message}`); failed++; pending.clear(); cleanup(); finish(1); });
