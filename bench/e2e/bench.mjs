@@ -1,0 +1,266 @@
+#!/usr/bin/env node
+// End-to-end timing of the stages' WASM CLIs under Node (V8), in two modes:
+//   plain  the module as built
+//   epoch  the module with wasmtime-style deadline checks (bench/epoch/instrument.mjs)
+//
+// For every (stage, mode), in this order:
+//   1. check: `cli check` on the eval corpus against stage 00's reference, run by
+//      the very module that will be timed (the instrumented one in epoch mode).
+//      A non-zero exit records the result as failed, with no times at all.
+//   2. bench: `cli bench` in a fresh Node process: tokenizer loads, then one
+//      pass over every window of the corpus (warm-up and logit hash), more
+//      warm-up forwards, then the timed forwards (common/harness/bench_cmd.cpp).
+//
+// Warm-up: V8 starts wasm in its baseline compiler (Liftoff) and tiers up to
+// TurboFan while it runs. By default the child runs with `--no-liftoff`, so
+// every function is compiled by TurboFan before it first runs, and tier-up
+// cannot land inside the timed runs; the warm-up forwards then only warm caches
+// and the allocator. The warm-up times are kept in the results, so a reader can
+// see they settle. `--tiering dynamic` measures V8's default instead.
+//
+// All stages and modes of one invocation go into one results file, so stage
+// ratios are taken side by side under the same conditions. The machine's load
+// is recorded before and after: numbers taken while something else runs (a
+// training job, a build) are noisy, and the file says so.
+//
+// usage: node bench/e2e/bench.mjs [--stage NN[,NN..] | --all] [--modes plain,epoch]
+//          [--runs 20] [--warmup 5] [--rounds 1] [--tiering turbofan|dynamic]
+//          [--corpus assets/corpora/eval.jsonl] [--ref assets/baselines/eval.ref]
+//          [--build build/wasm] [--out bench/results] [--name LABEL] [--no-check]
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { instrument } from '../epoch/instrument.mjs';
+import { summarize } from '../lib/stats.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+
+function parseArgs(argv) {
+    const o = {
+        stages: null, all: false, modes: ['plain', 'epoch'], runs: 20, warmup: 5, rounds: 1,
+        tiering: 'turbofan', corpus: 'assets/corpora/eval.jsonl', ref: 'assets/baselines/eval.ref',
+        build: 'build/wasm', out: 'bench/results', name: null, check: true,
+    };
+    for (let i = 0; i < argv.length; i++) {
+        const a = argv[i];
+        const next = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
+        if (a === '--stage') o.stages = next().split(',').filter(Boolean);
+        else if (a === '--all') o.all = true;
+        else if (a === '--modes') o.modes = next().split(',').filter(Boolean);
+        else if (a === '--runs') o.runs = Number(next());
+        else if (a === '--warmup') o.warmup = Number(next());
+        else if (a === '--rounds') o.rounds = Number(next());
+        else if (a === '--tiering') o.tiering = next();
+        else if (a === '--corpus') o.corpus = next();
+        else if (a === '--ref') o.ref = next();
+        else if (a === '--build') o.build = next();
+        else if (a === '--out') o.out = next();
+        else if (a === '--name') o.name = next();
+        else if (a === '--no-check') o.check = false;
+        else throw new Error(`unknown argument ${a}`);
+    }
+    for (const m of o.modes) if (m !== 'plain' && m !== 'epoch') throw new Error(`unknown mode ${m}`);
+    if (!['turbofan', 'dynamic'].includes(o.tiering)) throw new Error(`unknown tiering ${o.tiering}`);
+    if (!(o.runs >= 1 && o.warmup >= 0 && o.rounds >= 1)) throw new Error('bad --runs/--warmup/--rounds');
+    return o;
+}
+
+// ---- what we run on ----------------------------------------------------------
+
+const V8_FLAGS = { turbofan: ['--no-liftoff'], dynamic: [] };
+
+function sh(cmd, args, options = {}) {
+    try { return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], ...options }).trim(); } catch { return null; }
+}
+
+function machine() {
+    let cpu = null;
+    try { cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m)?.[1] ?? null; } catch { /* not Linux */ }
+    return { cpu, cores: cpus().length };
+}
+
+// The compiler and flags the wasm build used, from its CMake cache.
+function compiler(buildDir) {
+    const cache = join(root, buildDir, 'CMakeCache.txt');
+    if (!existsSync(cache)) return null;
+    const text = readFileSync(cache, 'utf8');
+    const get = (key) => text.match(new RegExp(`^${key}:[A-Z]+=(.*)$`, 'm'))?.[1] ?? '';
+    const cxx = get('CMAKE_CXX_COMPILER');
+    const type = get('CMAKE_BUILD_TYPE');
+    return {
+        cxx,
+        version: cxx ? sh(cxx, ['--version'])?.split('\n')[0] ?? null : null,
+        build_type: type,
+        flags: [get('CMAKE_CXX_FLAGS'), type ? get(`CMAKE_CXX_FLAGS_${type.toUpperCase()}`) : ''].join(' ').trim(),
+        toolchain: get('CMAKE_TOOLCHAIN_FILE') ? relative(root, get('CMAKE_TOOLCHAIN_FILE')) : null,
+    };
+}
+
+function gitInfo() {
+    const commit = sh('git', ['-C', root, 'rev-parse', 'HEAD']);
+    const dirty = sh('git', ['-C', root, 'status', '--porcelain', '--', 'stages', 'common']);
+    return { commit, dirty: dirty === null ? null : dirty.length > 0 };
+}
+
+// ---- stages ------------------------------------------------------------------
+
+function findStages(o) {
+    const dir = join(root, o.build, 'stages');
+    const built = existsSync(dir) ? readdirSync(dir).filter((d) => /^\d\d-/.test(d) && existsSync(join(dir, d, 'cli.wasm'))).sort() : [];
+    if (o.all) return built;
+    if (!o.stages) throw new Error('give --stage NN or --all');
+    return o.stages.map((nn) => {
+        const match = built.find((d) => d === nn || d.startsWith(`${nn}-`));
+        if (!match) throw new Error(`stage ${nn}: no ${o.build}/stages/${nn}-*/cli.wasm (build it first)`);
+        return match;
+    });
+}
+
+// The module to run for a mode; epoch modules are written next to the original.
+function moduleFor(o, stage, mode) {
+    const plain = join(root, o.build, 'stages', stage, 'cli.wasm');
+    if (mode === 'plain') return { path: plain };
+    const out = join(root, o.build, 'stages', stage, 'cli.epoch.wasm');
+    const { bytes, stats } = instrument(readFileSync(plain));
+    if (!WebAssembly.validate(bytes)) throw new Error(`${stage}: the instrumented module does not validate`);
+    writeFileSync(out, bytes);
+    return { path: out, instrument: { functions: stats.functions, loops: stats.loops, checks: stats.checks } };
+}
+
+function runGuest(o, modulePath, args) {
+    const nodeArgs = [...V8_FLAGS[o.tiering], '--disable-warning=ExperimentalWarning',
+                      join(here, 'wasi-host.mjs'), modulePath, ...args];
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, nodeArgs, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+    return { status: r.status ?? -1, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: performance.now() - t0 };
+}
+
+const tail = (text, lines = 6) => text.trim().split('\n').slice(-lines).join('\n');
+
+function check(o, modulePath) {
+    const r = runGuest(o, modulePath, ['check', '--ref', o.ref, '--corpus', o.corpus]);
+    return { exit: r.status, ms: Math.round(r.ms), output: tail(r.stdout + r.stderr) };
+}
+
+function benchOnce(o, modulePath) {
+    const r = runGuest(o, modulePath, ['bench', '--corpus', o.corpus, '--runs', String(o.runs), '--warmup', String(o.warmup)]);
+    if (r.status !== 0) return { error: `bench exited ${r.status}: ${tail(r.stderr || r.stdout)}` };
+    const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+    if (!line) return { error: 'bench printed no JSON' };
+    return { data: JSON.parse(line), wall_ms: r.ms };
+}
+
+// ---- main ----------------------------------------------------------------------
+
+function main() {
+    const o = parseArgs(process.argv.slice(2));
+    const stages = findStages(o);
+    if (stages.length === 0) throw new Error(`no stage CLIs under ${o.build}/stages (run the wasm build first)`);
+    const started = new Date();
+    const record = {
+        schema: 'bitexact-bench/1',
+        date: started.toISOString(),
+        git: gitInfo(),
+        machine: { ...machine(), loadavg_before: loadavg().map((x) => +x.toFixed(2)) },
+        runtime: { node: process.version, v8: process.versions.v8, flags: V8_FLAGS[o.tiering], tiering: o.tiering },
+        compiler: compiler(o.build),
+        settings: { runs: o.runs, warmup: o.warmup, rounds: o.rounds, corpus: o.corpus, ref: o.check ? o.ref : null },
+        results: [],
+    };
+
+    // Prepare every (stage, mode) and check it before any timing.
+    const jobs = [];
+    for (const stage of stages) {
+        for (const mode of o.modes) {
+            const job = { stage, mode, result: { stage, mode, status: 'ok' } };
+            try {
+                const m = moduleFor(o, stage, mode);
+                job.module = m.path;
+                if (m.instrument) job.result.instrument = m.instrument;
+            } catch (e) {
+                job.result.status = 'failed';
+                job.result.reason = `instrument: ${e.message}`;
+            }
+            if (job.result.status === 'ok') {
+                if (o.check) {
+                    const c = check(o, job.module);
+                    job.result.check = c;
+                    if (c.exit !== 0) { job.result.status = 'failed'; job.result.reason = `check exited ${c.exit}`; }
+                } else {
+                    job.result.status = 'unchecked';
+                }
+            }
+            console.error(`[bench] ${stage} ${mode}: ${job.result.status}${job.result.reason ? ` (${job.result.reason})` : ''}`);
+            jobs.push(job);
+        }
+    }
+
+    // Rounds interleave the jobs, so slow drifts in machine load hit every stage alike.
+    const raw = new Map(jobs.map((j) => [j, []]));
+    for (let round = 0; round < o.rounds; round++) {
+        for (const job of jobs) {
+            if (job.result.status === 'failed') continue;
+            const r = benchOnce(o, job.module);
+            if (r.error) { job.result.status = 'failed'; job.result.reason = r.error; continue; }
+            raw.get(job).push(r.data);
+            const fwd = summarize(r.data.forward_ms);
+            console.error(`[bench] ${job.stage} ${job.mode} round ${round + 1}: forward median ${fwd.median.toFixed(1)} ms, min ${fwd.min.toFixed(1)} ms`);
+        }
+    }
+
+    for (const job of jobs) {
+        const res = job.result;
+        const runs = raw.get(job);
+        if (res.status !== 'failed' && runs.length) {
+            const forward = runs.flatMap((d) => d.forward_ms);
+            const phase = (k) => runs.reduce((s, d) => s + d.profile_ms[k], 0) / runs.length;
+            Object.assign(res, {
+                forward_ms: { ...summarize(forward), runs: forward },
+                profile_ms: { matmul: phase('matmul'), attention: phase('attention'), other: phase('other') },
+                tok_load_ms: summarize(runs.flatMap((d) => d.tok_load_ms)),
+                model_load_ms: runs[0].model_load_ms,
+                encode_ms: summarize(runs.map((d) => d.encode_ms)),
+                warmup_ms: runs.map((d) => d.warmup_ms),
+                live: runs[0].live,
+                corpus: { texts: runs[0].texts, windows: runs[0].windows },
+                logits_fnv: [...new Set(runs.map((d) => d.logits_fnv))],
+            });
+        } else if (res.status === 'failed') {
+            delete res.forward_ms;
+        }
+        record.results.push(res);
+    }
+    // Plain and epoch builds of one stage must compute the same bits.
+    for (const res of record.results) {
+        if (res.mode !== 'epoch' || !res.logits_fnv) continue;
+        const plain = record.results.find((r) => r.stage === res.stage && r.mode === 'plain' && r.logits_fnv);
+        if (plain) res.logits_match_plain = plain.logits_fnv.join() === res.logits_fnv.join();
+    }
+    record.machine.loadavg_after = loadavg().map((x) => +x.toFixed(2));
+    record.machine.note = 'loadavg over 1/5/15 min; with 2 cores, a load above ~1 means other work shared the CPU and the times are inflated';
+
+    const label = o.name ?? (o.all ? 'all' : stages.join('+'));
+    const stamp = started.toISOString().slice(0, 16).replace(':', '');
+    const outDir = resolve(root, o.out);
+    mkdirSync(outDir, { recursive: true });
+    const file = join(outDir, `${stamp}-${label}.json`);
+    writeFileSync(file, `${JSON.stringify(record, null, 1)}\n`);
+    console.log(relative(process.cwd(), file));
+    for (const res of record.results) {
+        const f = res.forward_ms;
+        console.log(`${res.stage.padEnd(16)} ${res.mode.padEnd(6)} ${res.status.padEnd(9)} ` +
+            (f ? `forward median ${f.median.toFixed(1)} ms (min ${f.min.toFixed(1)}, max ${f.max.toFixed(1)}, n=${f.n})` : res.reason ?? ''));
+    }
+    return record.results.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+try {
+    process.exitCode = main();
+} catch (e) {
+    console.error(`bench: ${e.message}`);
+    process.exitCode = 2;
+}

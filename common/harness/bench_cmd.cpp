@@ -1,0 +1,191 @@
+// `cli bench`: the timing half of bench/e2e/bench.mjs, as one JSON object on stdout.
+//
+// It measures what the post's Server-Timing header reported, inside one process
+// (one wasm instance), so the host only has to start it and read the numbers:
+//   tok_load   building the tokenizer from the embedded data (stage 00 parses
+//              tokenizer.json every time; later stages precompute it)
+//   model_load opening the embedded model (taking pointers; ~0 by design)
+//   encode     tokenising the whole corpus
+//   forward    one window through the encoder, per run, with the phase profile
+//
+// The forwards cycle over every window of the corpus (all texts, all windows,
+// pads included as the stage sees them), so a run's time depends on its window:
+// each run records its window's live count. Warm-up forwards run first (their
+// times are reported too, so a reader can see the times settle) and are not
+// part of the figures. Correctness is not judged here (that is `check`), but
+// the bit pattern of every live logit of the first pass over the windows is
+// hashed, so two builds of the same stage (plain and epoch-instrumented) can be
+// seen to compute the same thing.
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/embed/embedded.hpp"
+#include "common/harness/args.hpp"
+#include "common/harness/command.hpp"
+#include "common/harness/corpus.hpp"
+#include "common/harness/fnv.hpp"
+#include "common/harness/runner.hpp"
+#include "common/json/json.hpp"
+#include "common/service/windows.hpp"
+#include "common/stage/stage.hpp"
+#include "common/timing/clock.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "--corpus FILE [--runs N (20)] [--warmup N (5)] [--tok-loads N (3)] [--model FILE]";
+
+struct PreparedWindow {
+    std::array<std::int32_t, bx::kWindow> ids;
+    int live = 0;
+};
+
+double ms_since(std::uint64_t start) { return static_cast<double>(bx::now_ns() - start) * 1e-6; }
+
+void append_number(std::string& out, double value) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", value);
+    out += buf;
+}
+
+void append_list(std::string& out, const std::vector<double>& values) {
+    out += '[';
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i) out += ',';
+        append_number(out, values[i]);
+    }
+    out += ']';
+}
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "bench: %s\n", message.c_str());
+    return 1;
+}
+
+int run_bench(int argc, char** argv) {
+    bx::harness::Args args(argc, argv);
+    const std::string corpus_path = args.value("--corpus");
+    const long runs = args.number("--runs", 20);
+    const long warmup = args.number("--warmup", 5);
+    const long tok_loads = args.number("--tok-loads", 3);
+    const std::string model_path = args.value("--model");
+    if (!args.all_used(kUsage)) return 2;
+    if (corpus_path.empty() || runs < 1 || warmup < 0 || tok_loads < 1) {
+        std::fprintf(stderr, "usage: bench %s\n", kUsage);
+        return 2;
+    }
+
+    std::string error;
+    bx::harness::Corpus corpus;
+    if (!bx::harness::load_corpus(corpus_path, corpus, &error)) return fail(error);
+    bx::harness::Runner runner;
+    if (!runner.open(model_path, &error)) return fail(error);
+    const bx::ModelView& model = runner.model();
+
+    // model_load: only meaningful for the embedded model (a file is copied first).
+    double model_load_ms = -1.0;
+    if (model_path.empty()) {
+        const std::span<const char> bytes = bx::embedded_model();
+        const std::uint64_t start = bx::now_ns();
+        const auto view = bx::ModelView::open(bytes.data(), bytes.size(), &error);
+        model_load_ms = ms_since(start);
+        if (!view) return fail("model: " + error);
+    }
+
+    // tok_load: a fresh tokenizer each time, as a fresh instance per request builds one.
+    std::vector<double> tok_load_ms;
+    std::unique_ptr<bx::Tokenizer> tokenizer;
+    for (long i = 0; i < tok_loads; ++i) {
+        tokenizer.reset();
+        const std::uint64_t start = bx::now_ns();
+        tokenizer = bx::stage::load_tokenizer(&error);
+        tok_load_ms.push_back(ms_since(start));
+        if (!tokenizer) return fail("tokenizer: " + error);
+    }
+
+    // Every window of every text, ready to go.
+    std::vector<PreparedWindow> windows;
+    const std::uint64_t encode_start = bx::now_ns();
+    for (const std::string& text : corpus.texts) {
+        const bx::Encoding encoding = tokenizer->encode(text);
+        if (encoding.ids.size() < 2) return fail("an encoding without <s> and </s>");
+        const std::span<const std::int32_t> content(encoding.ids.data() + 1, encoding.ids.size() - 2);
+        std::vector<bx::service::Window> plan = bx::service::plan_windows(static_cast<int>(content.size()));
+        if (plan.empty()) plan.push_back({0, 0});
+        for (const bx::service::Window& w : plan) {
+            PreparedWindow prepared;
+            prepared.live = bx::service::fill_window_ids(content, w, prepared.ids.data());
+            windows.push_back(prepared);
+        }
+    }
+    const double encode_ms = ms_since(encode_start);
+    if (windows.empty()) return fail("the corpus has no texts");
+
+    std::vector<float> logits(std::size_t{bx::kWindow} * bx::kLabels);
+    bx::Profile profile;
+    auto forward = [&](const PreparedWindow& w) {
+        const std::uint64_t start = bx::now_ns();
+        bx::stage::forward(model, w.ids.data(), w.live, logits.data(), profile);
+        return ms_since(start);
+    };
+
+    // The first pass over all windows doubles as warm-up and as the logit hash.
+    bx::harness::Fnv64 logit_hash;
+    std::vector<double> warmup_ms;
+    for (const PreparedWindow& w : windows) {
+        warmup_ms.push_back(forward(w));
+        for (int i = 0; i < w.live * bx::kLabels; ++i) logit_hash.add_float_bits(logits[static_cast<std::size_t>(i)]);
+    }
+    for (long i = 0; i < warmup; ++i) warmup_ms.push_back(forward(windows[static_cast<std::size_t>(i) % windows.size()]));
+
+    profile.clear();
+    std::vector<double> forward_ms;
+    std::vector<double> live;
+    for (long i = 0; i < runs; ++i) {
+        const PreparedWindow& w = windows[static_cast<std::size_t>(i) % windows.size()];
+        forward_ms.push_back(forward(w));
+        live.push_back(w.live);
+    }
+
+    std::string json = "{\"stage\":";
+    bx::json::append_string(json, bx::stage::name());
+    json += ",\"corpus\":";
+    bx::json::append_string(json, corpus.path);
+    json += ",\"texts\":" + std::to_string(corpus.texts.size());
+    json += ",\"windows\":" + std::to_string(windows.size());
+    json += ",\"runs\":" + std::to_string(runs);
+    json += ",\"model_load_ms\":";
+    if (model_load_ms < 0) json += "null"; else append_number(json, model_load_ms);
+    json += ",\"tok_load_ms\":";
+    append_list(json, tok_load_ms);
+    json += ",\"encode_ms\":";
+    append_number(json, encode_ms);
+    json += ",\"warmup_ms\":";
+    append_list(json, warmup_ms);
+    json += ",\"forward_ms\":";
+    append_list(json, forward_ms);
+    json += ",\"live\":";
+    append_list(json, live);
+    // Per forward, averaged over the timed runs.
+    json += ",\"profile_ms\":{\"matmul\":";
+    append_number(json, profile.ms[0] / static_cast<double>(runs));
+    json += ",\"attention\":";
+    append_number(json, profile.ms[1] / static_cast<double>(runs));
+    json += ",\"other\":";
+    append_number(json, profile.ms[2] / static_cast<double>(runs));
+    char hash[24];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(logit_hash.value()));
+    json += "},\"logits_fnv\":\"";
+    json += hash;
+    json += "\"}\n";
+    std::fputs(json.c_str(), stdout);
+    return 0;
+}
+
+}  // namespace
+
+BX_HARNESS_COMMAND(bench, kUsage, run_bench);
