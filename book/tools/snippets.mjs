@@ -298,7 +298,7 @@ class Expander {
             }
         }
         const mk = this.sources.byKey.get(`${unit}\0${name}`);
-        if (!mk) return this.missingBlock(where, `missing snippet '${name}' in ${unit} (no '// snippet: ${name}' marker there)`);
+        if (!mk) return this.missingBlock(where, `missing snippet '${name}' in ${fileFilter || unit} (no '// snippet: ${name}' marker in ${unit})`);
         if (fileFilter && !rel(mk.file).startsWith(fileFilter)) {
             this.errors.push(`${where}: snippet '${name}' is in ${rel(mk.file)}, not under ${fileFilter}`);
             return [];
@@ -391,7 +391,7 @@ class Expander {
         const nn = args[0];
         if (!/^\d\d(?:-[a-z0-9-]+)?$/.test(nn || '')) { this.errors.push(`${where}: usage {{check NN}} or {{check NN-variant}}`); return []; }
         const file = path.join(RESULTS, `check-${nn}.txt`);
-        if (!fs.existsSync(file)) return this.missingBlock(where, `check ${nn}: no ${rel(file)} (captured by the check run of stage ${nn}); no results yet`);
+        if (!fs.existsSync(file)) return this.missingBlock(where, `check ${nn}: no ${rel(file)} (the captured output of the check, stage ${nn.slice(0, 2)}); no results yet`);
         const text = fs.readFileSync(file, 'utf8').replace(/\s+$/, '');
         if (!text) { this.errors.push(`${where}: ${rel(file)} is empty`); return []; }
         chapter.checks.push(nn);
