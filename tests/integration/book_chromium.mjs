@@ -57,6 +57,10 @@ const chrome = spawn(CHROMIUM, [
     '--disable-dev-shm-usage', '--hide-scrollbars', '--mute-audio',
     `--user-data-dir=${userDir}`, '--remote-debugging-pipe', 'about:blank',
 ], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+chrome.on('error', (e) => {
+    console.log(`FAIL: cannot start ${CHROMIUM} (${e.code || e.message}); install it with: make -f book/book.mk book-test-setup`);
+    failed++; cleanup(); finish(1);
+});
 let chromeErr = '';
 chrome.stderr.on('data', (d) => { chromeErr = (chromeErr + d).slice(-4000); });
 const toChrome = chrome.stdio[3], fromChrome = chrome.stdio[4];
