@@ -502,7 +502,7 @@ function stagesDot(chapters) {
         byNN.set(ch.meta.stage, e);
     }
     const esc = (s) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-    const lines = ['digraph stages {', '  rankdir=LR; bgcolor="transparent";',
+    const lines = ['digraph stages {', '  rankdir=TB; bgcolor="transparent";',
         '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica", fontsize=11];',
         '  edge [color="#667788"];'];
     const keys = [...byNN.keys()].sort();
