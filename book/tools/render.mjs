@@ -70,7 +70,7 @@ run('pandoc', [...common, '--metadata', 'pagetitle=Contents',
 // The EPUB: every chapter in one book; links between chapters become anchors.
 run('pandoc', ['--from', 'markdown', '--to', 'epub3', '--lua-filter', 'book/tools/links.lua',
     '--highlight-style', 'pygments', '--css', 'book/templates/book.css', '--epub-chapter-level=1',
-    '--resource-path', HTML, '--metadata', `title=${BOOK_TITLE}`, '--metadata', 'lang=en',
+    '--resource-path', HTML, '--metadata', `title=${BOOK_TITLE}`, '--metadata', 'lang=en', '--metadata', 'author=the bitexact authors',
     ...manifest.chapters.map((c) => path.join(OUT, 'md', c.file)),
     '-o', path.join(OUT, 'bitexact.epub')], 'pandoc epub');
 

@@ -47,6 +47,12 @@ if (manifest.draft && !args.includes('--allow-draft')) {
     ok(false, `the built book is a draft (${manifest.missing.length} placeholders); rebuild without BOOK_ALLOW_MISSING or pass --allow-draft`);
 }
 
+{   // The EPUB: a zip whose first entry is the uncompressed `mimetype`.
+    const epub = path.join(OUT, 'bitexact.epub');
+    const head = fs.existsSync(epub) ? fs.readFileSync(epub).subarray(0, 58).toString('latin1') : '';
+    ok(head.startsWith('PK') && head.includes('mimetypeapplication/epub+zip'), 'book/out/bitexact.epub is an EPUB');
+}
+
 // ---------------------------------------------------------------------------
 // A minimal CDP client over the pipe.
 
