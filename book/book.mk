@@ -57,3 +57,9 @@ book-selftest:
 
 book-clean:
 	rm -rf $(BOOK_OUT)
+
+# Included before the top-level Makefile's first target, this file must not make
+# one of its own targets the default goal.
+ifeq ($(.DEFAULT_GOAL),book-setup)
+.DEFAULT_GOAL :=
+endif
