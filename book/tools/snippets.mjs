@@ -5,6 +5,7 @@
 //
 //   node book/tools/snippets.mjs build   [--allow-missing]   expand every chapter
 //   node book/tools/snippets.mjs markers                     list the markers found
+//   node book/tools/snippets.mjs needed                      list the snippets chapters use, present or not
 //
 // Directives (see book/README.md for the full story):
 //   {{snippet UNIT NAME}}    a marked region of a source file (block, alone on a line)
@@ -593,10 +594,36 @@ function listMarkers() {
     return errors.length ? 1 : 0;
 }
 
+// Every snippet the chapters reference, with whether its marker exists: the
+// authoritative version of book/SNIPPETS.md's tables.
+function listNeeded() {
+    const { byKey } = scanSources();
+    let missing = 0;
+    for (const ch of readChapters()) {
+        let inFence = null;
+        ch.body.forEach((line, i) => {
+            const f = /^\s*(`{3,}|~{3,})/.exec(line);
+            if (inFence) { if (f && line.trim() === f[1] && f[1][0] === inFence[0]) inFence = null; return; }
+            if (f) { inFence = f[1]; return; }
+            const m = /^\{\{snippet\s+(\S+)\s+(\S+)\s*\}\}$/.exec(line.trim());
+            if (!m) return;
+            let unit = m[1];
+            if (/^\d\d$/.test(unit)) { const d = stageByNumber(unit); unit = d ? `stages/${d}` : `stages/${unit}-*`; }
+            else unit = unitOf(unit);
+            const mk = byKey.get(`${unit}\0${m[2]}`);
+            if (!mk) missing++;
+            console.log(`${mk ? 'present' : 'MISSING'}\t${m[1]}\t${m[2]}\tbook/chapters/${ch.file}:${ch.bodyStart + i + 1}${mk ? `\t${rel(mk.file)}:${mk.open}` : ''}`);
+        });
+    }
+    console.error(`book: ${missing} referenced snippet(s) without a marker`);
+    return 0;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
     const [cmd, ...rest] = process.argv.slice(2);
     const allowMissing = rest.includes('--allow-missing') || process.env.BOOK_ALLOW_MISSING === '1';
     if (cmd === 'build') process.exit(build({ allowMissing }));
     else if (cmd === 'markers') process.exit(listMarkers());
-    else { console.error('usage: snippets.mjs build [--allow-missing] | markers'); process.exit(2); }
+    else if (cmd === 'needed') process.exit(listNeeded());
+    else { console.error('usage: snippets.mjs build [--allow-missing] | markers | needed'); process.exit(2); }
 }
