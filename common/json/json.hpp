@@ -22,6 +22,15 @@ public:
     std::vector<Value> items;                           // Array
     std::vector<std::pair<std::string, Value>> members; // Object, in source order
 
+    // Declared here and defaulted in json.cpp: a std::pair holding the (still
+    // incomplete) Value cannot have its special members synthesised in-class.
+    Value();
+    ~Value();
+    Value(const Value&);
+    Value(Value&&) noexcept;
+    Value& operator=(const Value&);
+    Value& operator=(Value&&) noexcept;
+
     bool is(Kind k) const { return kind == k; }
     // Object member by key (first match), or nullptr.
     const Value* find(std::string_view key) const;
