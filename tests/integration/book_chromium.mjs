@@ -132,6 +132,7 @@ const PROBE = `(() => {
     tables: document.querySelectorAll('.results-table table').length,
     checks: document.querySelectorAll('.check pre').length,
     snippets: document.querySelectorAll('.snippet pre').length,
+    diffs: document.querySelectorAll('div.diff pre.diff').length,
     missing: document.querySelectorAll('.missing').length,
     textLength: document.body.innerText.length,
   });
@@ -180,6 +181,8 @@ async function main() {
         }
         for (const img of p.imgs) ok(img.complete && img.w > 0, `${where}: image ${img.src} loads`);
         ok(p.tables === ch.tables.length, `${where}: ${ch.tables.length} generated table(s) rendered (found ${p.tables})`);
+        ok(p.snippets === ch.snippets.length, `${where}: ${ch.snippets.length} snippet(s) rendered as code (found ${p.snippets})`);
+        ok(p.diffs === ch.diffs.length, `${where}: ${ch.diffs.length} diff(s) rendered (found ${p.diffs})`);
         ok(p.checks === ch.checks.length, `${where}: ${ch.checks.length} check output(s) rendered (found ${p.checks})`);
         if (!manifest.draft) ok(p.missing === 0, `${where}: no draft placeholders`);
     }
