@@ -92,7 +92,7 @@ def load_ckpt_float(path):
     ck = torch.load(path, map_location="cpu")
     sd = ck["model"] if "model" in ck else ck
     vocab = sd["word.weight"].shape[0]
-    type_vocab = sd["type.weight"].shape[0]
+    type_vocab = sd["tok_type.weight"].shape[0]
     return float_tensors(sd), vocab, type_vocab, ck
 
 

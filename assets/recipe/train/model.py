@@ -44,7 +44,7 @@ class TokenClassifier(nn.Module):
         self.vocab, self.type_vocab = vocab, type_vocab
         self.word = nn.Embedding(vocab, HIDDEN)
         self.pos = nn.Embedding(MAX_POS, HIDDEN)
-        self.type = nn.Embedding(type_vocab, HIDDEN)
+        self.tok_type = nn.Embedding(type_vocab, HIDDEN)
         self.emb_ln = nn.LayerNorm(HIDDEN, eps=LN_EPS)
         self.layers = nn.ModuleList(Layer() for _ in range(LAYERS))
         self.cls = nn.Linear(HIDDEN, N_LABELS)
@@ -63,7 +63,7 @@ class TokenClassifier(nn.Module):
 
     def forward(self, ids):
         T = ids.shape[1]
-        x = self.word(ids) + self.pos.weight[:T] + self.type.weight[0]
+        x = self.word(ids) + self.pos.weight[:T] + self.tok_type.weight[0]
         x = self.emb_ln(x)
         for layer in self.layers:
             x = layer(x)
@@ -89,7 +89,7 @@ def float_tensors(model_or_sd):
     emb.word, emb.pos, emb.type, emb.ln.*, L{l}.{m}.weight/.bias, L{l}.*_ln.*, cls.*"""
     sd = model_or_sd.state_dict() if isinstance(model_or_sd, nn.Module) else model_or_sd
     g = lambda k: sd[k].detach().float().cpu().numpy()
-    out = {"emb.word": g("word.weight"), "emb.pos": g("pos.weight"), "emb.type": g("type.weight"),
+    out = {"emb.word": g("word.weight"), "emb.pos": g("pos.weight"), "emb.type": g("tok_type.weight"),
            "emb.ln.gamma": g("emb_ln.weight"), "emb.ln.beta": g("emb_ln.bias")}
     for ours, bx in linear_names():
         out[bx + ".weight"] = g(ours + ".weight")

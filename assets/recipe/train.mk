@@ -1,0 +1,50 @@
+# assets/recipe/train.mk: the training half of the model recipe (train, export, evaluate).
+# Included by the top Makefile; the data half (corpus, tokenizer, tokdata) is data.mk.
+#
+#   make model-random   random-weight model of the final format -> build/model/random.bxm
+#                       (and assets/model/model.bxm when no model is there yet)
+#   make train          train (resumable: run it again to continue from assets/work/ckpt/last.pt)
+#                       TRAIN_MINUTES is the total budget over all resumed runs
+#   make model          the whole recipe: tokdata -> train -> export -> assets/model/model.bxm
+#   make model-eval     int8 + float evaluation -> assets/model/report.json, REPORT.md
+#   make hf-export      float model in Hugging Face layout -> build/hf/
+#   make hf-convert     build/hf/ -> build/model/from_hf.bxm, compared with a fresh export
+#
+# Training runs on the CPU with Debian's python3-torch (/usr/bin/python3). Install
+# libopenblas0-openmp (or -pthread) first: with Debian's reference BLAS torch is ~10x slower.
+
+RECIPE_PY      ?= /usr/bin/python3
+RECIPE_WORK    ?= assets/work
+TRAIN_DIR      := assets/recipe/train
+TRAIN_MINUTES  ?= 85
+TRAIN_ARGS     ?=
+TRAIN_NICE     ?= nice -n 10
+TRAIN_CKPT     := $(RECIPE_WORK)/ckpt/last.pt
+MODEL_BXM      := assets/model/model.bxm
+HF_DIR         ?= build/hf
+
+.PHONY: model-random train model model-export model-eval hf-export hf-convert
+
+model-random:
+	$(RECIPE_PY) $(TRAIN_DIR)/export_bxm.py --random --out build/model/random.bxm
+	@test -e $(MODEL_BXM) || cp build/model/random.bxm $(MODEL_BXM)
+
+train: tokdata
+	$(TRAIN_NICE) $(RECIPE_PY) $(TRAIN_DIR)/train.py --data $(RECIPE_WORK)/data \
+		--ckpt-dir $(RECIPE_WORK)/ckpt --log $(RECIPE_WORK)/train.log --minutes $(TRAIN_MINUTES) $(TRAIN_ARGS)
+
+model-export:
+	$(RECIPE_PY) $(TRAIN_DIR)/export_bxm.py --ckpt $(TRAIN_CKPT) --out $(MODEL_BXM)
+
+model: train
+	$(MAKE) model-export
+
+model-eval:
+	$(RECIPE_PY) $(TRAIN_DIR)/evaluate.py --model $(MODEL_BXM) --ckpt $(TRAIN_CKPT) \
+		--test $(RECIPE_WORK)/data/test.tok.jsonl --out assets/model
+
+hf-export:
+	$(RECIPE_PY) $(TRAIN_DIR)/export_hf.py --ckpt $(TRAIN_CKPT) --out $(HF_DIR)
+
+hf-convert: hf-export
+	$(RECIPE_PY) $(TRAIN_DIR)/convert_hf.py $(HF_DIR) --out build/model/from_hf.bxm --compare-ckpt $(TRAIN_CKPT)

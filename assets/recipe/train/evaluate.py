@@ -1,0 +1,453 @@
+"""Evaluate the model the way it ships: int8 arithmetic (bxm.py), float model beside it.
+
+1. Entity-level F1 on the held-out test set (assets/work/data/test.tok.jsonl), overall, per
+   entity type and per language; int8 (.bxm through bxm.Int8Model) and float (checkpoint).
+2. Hand-written texts (assets/corpora/handwritten.jsonl): share of PII strings detected.
+Writes assets/model/report.json and assets/model/REPORT.md (generated from the JSON only).
+
+Windows: as at inference, 254 content tokens, stride 190; each token takes its logits from the
+window in which it is farthest from an edge (ties: the earlier window).
+
+Decoding (BIOES, constrained): a Viterbi search over log-softmax scores in which the only
+allowed transitions are those of well-formed spans: outside (start, O, E-t, S-t) -> O, B-u, S-u;
+B-t or I-t -> I-t, E-t; and the sequence must end outside. The decoder therefore never produces
+an invalid sequence: where the per-token argmax would be invalid (an I-t without B-t, a B-t
+not closed, a type change inside a span), the most probable well-formed sequence wins instead.
+A span is then B-t I-t* E-t or S-t. Gold spans are read strictly from the gold labels
+(the data are well-formed; a malformed gold fragment would count as no span).
+
+Entity F1: exact span matches (same start, end and type), micro-averaged.
+
+Hand-written detection: a PII string counts as detected when the character ranges of the
+predicted entity spans (any type) cover all its non-space characters at its first occurrence
+in the text. A span's character range runs from the start of its first token to the end of
+its last token (reference tokenizer offsets).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bxm  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+CONTENT, STRIDE = 254, 190
+TYPES = bxm.ENTITY_TYPES
+NL = bxm.N_LABELS
+
+
+# ---------------------------------------------------------------- windows
+
+def window_starts(n):
+    if n <= CONTENT:
+        return [0]
+    s = list(range(0, n - CONTENT, STRIDE))
+    s.append(n - CONTENT)
+    return s
+
+
+def text_windows(ids):
+    return [(s, ids[s:s + CONTENT]) for s in window_starts(len(ids))]
+
+
+def stitch(n, windows, logits_list):
+    """Per token, logits from the window where it is farthest from an edge."""
+    out = np.zeros((n, NL), np.float32)
+    best = np.full(n, -1)
+    for (s, c), lg in zip(windows, logits_list):
+        L = len(c)
+        for i in range(L):
+            d = min(i, L - 1 - i)
+            if d > best[s + i]:
+                best[s + i] = d
+                out[s + i] = lg[1 + i]  # position 0 is <s>
+    return out
+
+
+def run_batched(fn, all_windows, batch):
+    """fn(ids [B,256]) -> logits [B,256,81]; returns list of per-window logits."""
+    out = []
+    for i in range(0, len(all_windows), batch):
+        chunk = all_windows[i:i + batch]
+        ids = np.array([bxm.window_ids(c) for _, c in chunk], dtype=np.int64)
+        lg = fn(ids)
+        out.extend(lg[j] for j in range(len(chunk)))
+    return out
+
+
+def text_logits(fn, texts_ids, batch=8):
+    flat, owner = [], []
+    for t, ids in enumerate(texts_ids):
+        for w in text_windows(ids):
+            flat.append(w)
+            owner.append(t)
+    lgs = run_batched(fn, flat, batch)
+    per = defaultdict(list)
+    for w, o, lg in zip(flat, owner, lgs):
+        per[o].append((w, lg))
+    return [stitch(len(ids), [w for w, _ in per[t]], [lg for _, lg in per[t]])
+            for t, ids in enumerate(texts_ids)]
+
+
+# ---------------------------------------------------------------- BIOES
+
+def _kind(label):  # 'O' or (prefix, type index)
+    if label == 0:
+        return ("O", -1)
+    return ("BIES"[(label - 1) % 4], (label - 1) // 4)
+
+
+def transition_matrix():
+    ok = np.full((NL, NL), -np.inf, np.float64)
+    for a in range(NL):
+        pa, ta = _kind(a)
+        for b in range(NL):
+            pb, tb = _kind(b)
+            if pa in ("O", "E", "S"):
+                allowed = pb in ("O", "B", "S")
+            else:
+                allowed = pb in ("I", "E") and tb == ta
+            if allowed:
+                ok[a, b] = 0.0
+    return ok
+
+
+TRANS = transition_matrix()
+START = np.array([0.0 if _kind(b)[0] in ("O", "B", "S") else -np.inf for b in range(NL)])
+END = np.array([0.0 if _kind(a)[0] in ("O", "E", "S") else -np.inf for a in range(NL)])
+
+
+def log_softmax(x):
+    x = x.astype(np.float64)
+    m = x.max(-1, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(-1, keepdims=True))
+
+
+def viterbi(logits):
+    n = len(logits)
+    if n == 0:
+        return []
+    lp = log_softmax(logits)
+    score = START + lp[0]
+    back = np.zeros((n, NL), np.int64)
+    for t in range(1, n):
+        cand = score[:, None] + TRANS
+        back[t] = cand.argmax(0)
+        score = cand.max(0) + lp[t]
+    score = score + END
+    path = [int(score.argmax())]
+    for t in range(n - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return path[::-1]
+
+
+def spans(labels):
+    """Strict BIOES spans: (start, end_inclusive, type)."""
+    out, open_ = [], None
+    for i, l in enumerate(labels):
+        p, t = _kind(l)
+        if p == "S":
+            out.append((i, i, t))
+            open_ = None
+        elif p == "B":
+            open_ = (i, t)
+        elif p == "I":
+            if open_ is None or open_[1] != t:
+                open_ = None
+        elif p == "E":
+            if open_ is not None and open_[1] == t:
+                out.append((open_[0], i, t))
+            open_ = None
+        else:
+            open_ = None
+    return out
+
+
+# ---------------------------------------------------------------- scoring
+
+def prf(tp, fp, fn):
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4),
+            "tp": tp, "fp": fp, "fn": fn, "support": tp + fn}
+
+
+def score(texts, preds):
+    c = defaultdict(lambda: [0, 0, 0])
+    tok_ok = tok_n = 0
+    for (ids, gold, lang, kind), pred in zip(texts, preds):
+        g, p = set(spans(gold)), set(spans(pred))
+        tok_ok += sum(int(a == b) for a, b in zip(gold, pred))
+        tok_n += len(gold)
+        for keys, s, which in ((g & p, None, 0), (p - g, None, 1), (g - p, None, 2)):
+            for sp in keys:
+                for k in ("all", "type:" + TYPES[sp[2]], "lang:" + lang, "kind:" + kind):
+                    c[k][which] += 1
+        for k in ("lang:" + lang, "kind:" + kind):
+            c[k]  # languages / kinds with no entities still appear
+    res = {k: prf(*v) for k, v in sorted(c.items())}
+    return {"overall": res.get("all", prf(0, 0, 0)),
+            "token_accuracy": round(tok_ok / max(tok_n, 1), 4),
+            "per_type": {k[5:]: v for k, v in res.items() if k.startswith("type:")},
+            "per_language": {k[5:]: v for k, v in res.items() if k.startswith("lang:")},
+            "per_kind": {k[5:]: v for k, v in res.items() if k.startswith("kind:")}}
+
+
+# ---------------------------------------------------------------- models
+
+def int8_fn(model):
+    return lambda ids: model.forward(ids, exact=False)
+
+
+def float_fn(ckpt):
+    import torch
+    from model import TokenClassifier
+    ck = torch.load(ckpt, map_location="cpu")
+    sd = ck["model"]
+    m = TokenClassifier(sd["word.weight"].shape[0], sd["tok_type.weight"].shape[0])
+    m.load_state_dict(sd)
+    m.eval()
+
+    def fn(ids):
+        with torch.no_grad():
+            return m(torch.from_numpy(ids)).numpy()
+    return fn, ck
+
+
+def read_tok(path, limit=None):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                r = json.loads(line)
+                lab = [x if isinstance(x, int) else bxm.LABELS.index(x) for x in r["labels"]]
+                out.append((r["ids"], lab, r.get("lang", "?"), r.get("kind", "?")))
+                if limit and len(out) >= limit:
+                    break
+    return out
+
+
+# ---------------------------------------------------------------- hand-written texts
+
+def find_tokenizer():
+    for p in ("assets/tokenizer/tokenizer.json", "assets/work/tokenizer/tokenizer.json"):
+        if os.path.exists(os.path.join(ROOT, p)):
+            return os.path.join(ROOT, p)
+    return None
+
+
+def tokenize_texts(texts, tokenizer):
+    inp = "".join(json.dumps({"text": t}) + "\n" for t in texts)
+    r = subprocess.run(["node", os.path.join(os.path.dirname(os.path.abspath(__file__)), "tokenize.mjs"),
+                        tokenizer], input=inp, capture_output=True, text=True, check=True)
+    return [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+
+
+def utf16_to_cp(text):
+    """Map UTF-16 code-unit index -> Python (code point) index, length len16 + 1."""
+    m = []
+    for i, ch in enumerate(text):
+        m.extend([i] * (2 if ord(ch) > 0xFFFF else 1))
+    m.append(len(text))
+    return m
+
+
+def handwritten(path, tokenizer, fns):
+    rows = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+    encs = tokenize_texts([r["text"] for r in rows], tokenizer)
+    ids_list, offs_list = [], []
+    for r, e in zip(rows, encs):
+        ids, offs = e["ids"], e["offsets"]
+        assert ids[0] == bxm.BOS and ids[-1] == bxm.EOS
+        m = utf16_to_cp(r["text"])
+        ids_list.append(ids[1:-1])
+        offs_list.append([(m[a], m[b]) for a, b in offs[1:-1]])
+    result = {}
+    for name, fn in fns.items():
+        logits = text_logits(fn, ids_list)
+        det = tot = 0
+        by_lang = defaultdict(lambda: [0, 0])
+        misses = []
+        for r, lg, offs in zip(rows, logits, offs_list):
+            covered = set()
+            for s, e, _ in spans(viterbi(lg)):
+                covered.update(range(offs[s][0], offs[e][1]))
+            for pii in r["pii"]:
+                at = r["text"].find(pii)
+                if at < 0:
+                    continue  # not a substring: reported under 'not_found'
+                need = [at + i for i, ch in enumerate(pii) if not ch.isspace()]
+                ok = all(i in covered for i in need)
+                det += ok
+                tot += 1
+                by_lang[r.get("lang", "?")][0] += ok
+                by_lang[r.get("lang", "?")][1] += 1
+                if not ok and len(misses) < 40:
+                    misses.append({"lang": r.get("lang"), "pii": pii})
+        result[name] = {"detected": det, "total": tot, "percent": round(100.0 * det / max(tot, 1), 2),
+                        "per_language": {k: {"detected": a, "total": b, "percent": round(100.0 * a / max(b, 1), 2)}
+                                         for k, (a, b) in sorted(by_lang.items())},
+                        "missed_examples": misses}
+    nf = sum(1 for r in rows for p in r["pii"] if r["text"].find(p) < 0)
+    result["texts"] = len(rows)
+    result["pii_not_found_in_text"] = nf
+    return result
+
+
+# ---------------------------------------------------------------- report
+
+def write_md(rep, path):
+    L = []
+    L.append("# Model report\n")
+    L.append("Generated by `assets/recipe/train/evaluate.py` from `report.json`; every number below is in it.\n")
+    m = rep["model"]
+    L.append(f"- file: `{m['file']}` ({m['bytes']} bytes, sha256 `{m['sha256'][:16]}...`)")
+    L.append(f"- parameters: {m['parameters']}; vocabulary: {m['vocab']}; labels: {m['labels']}")
+    tr = rep.get("training", {})
+    if tr:
+        L.append(f"- training: {tr.get('steps')} steps, {tr.get('minutes')} min, {tr.get('tokens')} window tokens "
+                 f"({tr.get('content_tokens')} labelled content tokens), {tr.get('tokens_per_s')} tokens/s")
+    t = rep["test"]
+    L.append(f"- test set: {t['texts']} texts, {t['windows']} windows, {t['tokens']} content tokens\n")
+    L.append("## Entity F1 on the test set (exact spans, micro-averaged)\n")
+    L.append("| | int8 P | int8 R | int8 F1 | float F1 | support |")
+    L.append("|---|---|---|---|---|---|")
+    fl = t.get("float")
+    def row(name, a, b):
+        L.append(f"| {name} | {a['precision']:.4f} | {a['recall']:.4f} | **{a['f1']:.4f}** | "
+                 f"{(b['f1'] if b else float('nan')):.4f} | {a['support']} |")
+    row("overall", t["int8"]["overall"], fl and fl["overall"])
+    for k, v in t["int8"]["per_type"].items():
+        row(k, v, fl and fl["per_type"].get(k))
+    L.append("\n### Per language\n")
+    L.append("| language | int8 P | int8 R | int8 F1 | float F1 | support |")
+    L.append("|---|---|---|---|---|---|")
+    for k, v in t["int8"]["per_language"].items():
+        row(k, v, fl and fl["per_language"].get(k))
+    if t["int8"].get("per_kind"):
+        L.append("\n### Per kind of text\n")
+        L.append("| kind | int8 P | int8 R | int8 F1 | float F1 | support |")
+        L.append("|---|---|---|---|---|---|")
+        for k, v in t["int8"]["per_kind"].items():
+            row(k, v, fl and fl["per_kind"].get(k))
+    L.append(f"\nToken accuracy: int8 {t['int8']['token_accuracy']}, float {fl['token_accuracy'] if fl else 'n/a'}.")
+    if "int8_vs_float_token_agreement" in t:
+        L.append(f"Int8 and float argmax labels agree on {t['int8_vs_float_token_agreement']} of content tokens.")
+    h = rep.get("handwritten")
+    if h:
+        L.append("\n## Hand-written texts\n")
+        L.append(f"{h['texts']} texts; a PII string is detected when predicted spans cover all its non-space characters.\n")
+        L.append("| | detected | total | % |")
+        L.append("|---|---|---|---|")
+        for name in ("int8", "float"):
+            if name in h:
+                L.append(f"| {name} | {h[name]['detected']} | {h[name]['total']} | **{h[name]['percent']}** |")
+        L.append("\nPer language (int8): " + ", ".join(
+            f"{k} {v['detected']}/{v['total']} ({v['percent']}%)" for k, v in h["int8"]["per_language"].items()))
+        if h.get("pii_not_found_in_text"):
+            L.append(f"\n{h['pii_not_found_in_text']} PII strings were not substrings of their text and were skipped.")
+    acc = rep.get("acceptance", {})
+    if acc:
+        L.append("\n## Acceptance\n")
+        for k, v in acc.items():
+            L.append(f"- {k}: {v}")
+    L.append("\n## Method\n")
+    L.append(rep["method"])
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(L) + "\n")
+
+
+def sha256(path):
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for b in iter(lambda: f.read(1 << 20), b""):
+            h.update(b)
+    return h.hexdigest()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default=os.path.join(ROOT, "assets/model/model.bxm"))
+    ap.add_argument("--ckpt", default=os.path.join(ROOT, "assets/work/ckpt/last.pt"))
+    ap.add_argument("--test", default=os.path.join(ROOT, "assets/work/data/test.tok.jsonl"))
+    ap.add_argument("--handwritten", default=os.path.join(ROOT, "assets/corpora/handwritten.jsonl"))
+    ap.add_argument("--tokenizer", default=None)
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--no-float", action="store_true")
+    ap.add_argument("--out", default=os.path.join(ROOT, "assets/model"))
+    a = ap.parse_args()
+
+    t0 = time.time()
+    h, labels, tensors = bxm.read_bxm(a.model)
+    assert labels == bxm.LABELS, "label names differ from FORMAT.md"
+    q = bxm.Int8Model((h, labels, tensors))
+    fns = {"int8": int8_fn(q)}
+    ck = None
+    if not a.no_float and os.path.exists(a.ckpt):
+        fns["float"], ck = float_fn(a.ckpt)
+    n_params = int(sum(v.size for k, v in tensors.items() if not k.endswith(".scale")))
+    rep = {"model": {"file": os.path.relpath(a.model, ROOT), "bytes": os.path.getsize(a.model),
+                     "sha256": sha256(a.model), "parameters": n_params, "vocab": h["vocab"],
+                     "labels": h["labels"]}}
+    if ck is not None:
+        el = ck.get("elapsed", 0.0)
+        rep["training"] = {"steps": ck.get("step"), "minutes": round(el / 60, 1),
+                           "tokens": ck.get("tokens_seen"), "content_tokens": ck.get("content_tokens_seen"),
+                           "tokens_per_s": round(ck.get("tokens_seen", 0) / max(el, 1e-9), 1),
+                           "batch": ck.get("args", {}).get("batch"), "peak_lr": ck.get("args", {}).get("lr")}
+
+    texts = read_tok(a.test, a.limit)
+    ids_list = [t[0] for t in texts]
+    test = {"file": os.path.relpath(a.test, ROOT), "texts": len(texts),
+            "windows": sum(len(window_starts(len(i))) for i in ids_list),
+            "tokens": sum(len(i) for i in ids_list)}
+    preds_argmax = {}
+    for name, fn in fns.items():
+        t1 = time.time()
+        logits = text_logits(fn, ids_list)
+        preds = [viterbi(lg) for lg in logits]
+        preds_argmax[name] = [lg.argmax(-1) for lg in logits]
+        test[name] = score(texts, preds)
+        test[name]["seconds"] = round(time.time() - t1, 1)
+        print(f"{name}: F1 {test[name]['overall']['f1']} ({test[name]['seconds']} s)", flush=True)
+    if "float" in preds_argmax:
+        agree = sum(int((a_ == b_).sum()) for a_, b_ in zip(preds_argmax["int8"], preds_argmax["float"]))
+        test["int8_vs_float_token_agreement"] = round(agree / max(test["tokens"], 1), 5)
+    rep["test"] = test
+
+    tok = a.tokenizer or find_tokenizer()
+    if os.path.exists(a.handwritten) and tok:
+        rep["handwritten"] = handwritten(a.handwritten, tok, fns)
+        rep["handwritten"]["tokenizer"] = os.path.relpath(tok, ROOT)
+        print(f"hand-written: int8 {rep['handwritten']['int8']['percent']}%", flush=True)
+    else:
+        print(f"hand-written texts skipped (file {a.handwritten} / tokenizer {tok} missing)")
+
+    f1 = test["int8"]["overall"]["f1"]
+    rep["acceptance"] = {"int8 entity F1 >= 0.90": f"{f1} -> {'PASS' if f1 >= 0.90 else 'FAIL'}"}
+    if "handwritten" in rep:
+        p = rep["handwritten"]["int8"]["percent"]
+        rep["acceptance"]["hand-written detected >= 85%"] = f"{p}% -> {'PASS' if p >= 85 else 'FAIL'}"
+    rep["method"] = (__doc__.split("\n", 1)[1].strip() +
+                     "\n\nInt8 numbers come from bxm.Int8Model (numpy, the contract's arithmetic with "
+                     "exact integer dot products; sums in BLAS order, see bxm.py); float numbers from the "
+                     "PyTorch checkpoint the .bxm was exported from.")
+    rep["seconds"] = round(time.time() - t0, 1)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "report.json"), "w", encoding="utf-8") as f:
+        json.dump(rep, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    write_md(rep, os.path.join(a.out, "REPORT.md"))
+    print(f"wrote {a.out}/report.json and REPORT.md ({rep['seconds']} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""Train the token classifier exactly the way it runs.
+
+Every example is one window: <s> + up to 254 content ids of ONE text + </s> + <pad> to 256,
+no attention mask (the pads take part in attention, as in the int8 stages). The loss is taken
+on the content tokens only. Long texts are cut into windows of 254 content tokens, stride 190,
+the last window ending at the text's end (the same windows inference uses).
+
+The budget is wall-clock time (--minutes, summed over resumed runs), so the learning-rate
+schedule is a function of the fraction of the budget spent: linear warm-up, then cosine decay
+to 10% of the peak. Every window costs the same compute (256 positions), so windows are drawn
+with probability proportional to their number of content tokens: the run sees as many labelled
+tokens per second as possible while every text can still be drawn.
+
+Checkpoints (model, optimiser, step, tokens, elapsed time, RNG states) go to
+assets/work/ckpt/last.pt every --ckpt-minutes and at the end; a run started again resumes
+from there. Run with Debian's /usr/bin/python3 (python3-torch 1.13, CPU).
+"""
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model import TokenClassifier, n_params, N_LABELS  # noqa: E402
+import bxm  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+WORK = os.path.join(ROOT, "assets", "work")
+CONTENT = 254
+STRIDE = 190
+IGNORE = -100
+
+
+def log(msg, path):
+    line = time.strftime("%H:%M:%S ") + msg
+    print(line, flush=True)
+    with open(path, "a") as f:
+        f.write(line + "\n")
+
+
+def label_index(x):
+    return x if isinstance(x, int) else bxm.LABELS.index(x)
+
+
+def read_texts(path, limit=None):
+    texts = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            ids, labels = r["ids"], [label_index(x) for x in r["labels"]]
+            assert len(ids) == len(labels), "ids and labels differ in length"
+            texts.append((ids, labels, r.get("lang", "?"), r.get("kind", "?")))
+            if limit and len(texts) >= limit:
+                break
+    return texts
+
+
+def window_starts(n):
+    """Starts of the content windows of a text of n tokens (stride 190, last one flush)."""
+    if n <= CONTENT:
+        return [0]
+    starts = list(range(0, n - CONTENT, STRIDE))
+    starts.append(n - CONTENT)
+    return starts
+
+
+def make_windows(texts):
+    """-> (ids int64 [N,256], labels int64 [N,256] with IGNORE off-content, content counts [N])."""
+    win_ids, win_lab, counts = [], [], []
+    for ids, labels, _, _ in texts:
+        for s in window_starts(len(ids)):
+            c = ids[s:s + CONTENT]
+            l = labels[s:s + CONTENT]
+            row = bxm.window_ids(c)
+            lab = [IGNORE] + l + [IGNORE] * (bxm.WINDOW - 1 - len(l))
+            win_ids.append(row)
+            win_lab.append(lab)
+            counts.append(len(c))
+    return (torch.tensor(win_ids, dtype=torch.long), torch.tensor(win_lab, dtype=torch.long),
+            np.array(counts, dtype=np.float64))
+
+
+def lr_at(frac, peak, warm):
+    if frac < warm:
+        return peak * frac / warm
+    p = min(1.0, (frac - warm) / max(1e-9, 1.0 - warm))
+    return peak * (0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * p)))
+
+
+@torch.no_grad()
+def dev_eval(model, ids, labels, batch=16):
+    model.eval()
+    ok = tot = ok_ent = tot_ent = 0
+    loss_sum = 0.0
+    for i in range(0, len(ids), batch):
+        x, y = ids[i:i + batch], labels[i:i + batch]
+        lg = model(x)
+        m = y != IGNORE
+        loss_sum += F.cross_entropy(lg[m], y[m], reduction="sum").item()
+        pred = lg.argmax(-1)
+        ok += (pred[m] == y[m]).sum().item()
+        tot += m.sum().item()
+        e = m & (y != 0)
+        ok_ent += (pred[e] == y[e]).sum().item()
+        tot_ent += e.sum().item()
+    model.train()
+    return ok / max(tot, 1), ok_ent / max(tot_ent, 1), loss_sum / max(tot, 1)
+
+
+def save_ckpt(path, model, opt, state):
+    tmp = path + ".tmp"
+    torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), **state,
+                "rng_torch": torch.get_rng_state(), "rng_numpy": np.random.get_state(),
+                "rng_python": random.getstate()}, tmp)
+    if os.path.exists(path):
+        os.replace(path, path + ".prev")
+    os.replace(tmp, path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default=os.path.join(WORK, "data"))
+    ap.add_argument("--ckpt-dir", default=os.path.join(WORK, "ckpt"))
+    ap.add_argument("--log", default=os.path.join(WORK, "train.log"))
+    ap.add_argument("--minutes", type=float, default=85.0)
+    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument("--warmup", type=float, default=0.06, help="fraction of the budget")
+    ap.add_argument("--wd", type=float, default=0.01)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--ckpt-minutes", type=float, default=5.0)
+    ap.add_argument("--eval-minutes", type=float, default=10.0)
+    ap.add_argument("--dev-windows", type=int, default=96)
+    ap.add_argument("--limit", type=int, default=None, help="read only the first N texts (smoke tests)")
+    ap.add_argument("--vocab", type=int, default=None, help="default: tokenizer.json size, else max id + 1")
+    ap.add_argument("--seed", type=int, default=1234)
+    a = ap.parse_args()
+
+    torch.set_num_threads(a.threads)
+    os.makedirs(a.ckpt_dir, exist_ok=True)
+    os.makedirs(os.path.dirname(a.log), exist_ok=True)
+    ckpt_path = os.path.join(a.ckpt_dir, "last.pt")
+
+    train_texts = read_texts(os.path.join(a.data, "train.tok.jsonl"), a.limit)
+    dev_texts = read_texts(os.path.join(a.data, "dev.tok.jsonl"), a.limit)
+    tr_ids, tr_lab, tr_cnt = make_windows(train_texts)
+    dv_ids, dv_lab, _ = make_windows(dev_texts)
+    # a fixed, spread-out dev subset so the periodic evaluation stays cheap
+    sel = np.linspace(0, len(dv_ids) - 1, min(a.dev_windows, len(dv_ids))).round().astype(int)
+    dv_ids, dv_lab = dv_ids[sel], dv_lab[sel]
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from export_bxm import tokenizer_vocab_size
+    max_id = int(max(tr_ids.max(), dv_ids.max()))
+    vocab = a.vocab or tokenizer_vocab_size() or (max_id + 1)
+    assert max_id < vocab, f"id {max_id} >= vocab {vocab}"
+
+    random.seed(a.seed)
+    np.random.seed(a.seed)
+    torch.manual_seed(a.seed)
+    model = TokenClassifier(vocab)
+    no_decay = [p for n, p in model.named_parameters() if p.ndim < 2 or n.startswith(("word.", "pos.", "tok_type."))]
+    decay = [p for n, p in model.named_parameters() if not (p.ndim < 2 or n.startswith(("word.", "pos.", "tok_type.")))]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": a.wd},
+                             {"params": no_decay, "weight_decay": 0.0}],
+                            lr=a.lr, betas=(0.9, 0.98), eps=1e-6)
+    state = {"step": 0, "tokens_seen": 0, "content_tokens_seen": 0, "elapsed": 0.0,
+             "vocab": vocab, "args": vars(a)}
+    if os.path.exists(ckpt_path):
+        ck = torch.load(ckpt_path, map_location="cpu")
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["optimizer"])
+        for k in ("step", "tokens_seen", "content_tokens_seen", "elapsed"):
+            state[k] = ck[k]
+        torch.set_rng_state(ck["rng_torch"])
+        np.random.set_state(ck["rng_numpy"])
+        random.setstate(ck["rng_python"])
+        log(f"resumed from {ckpt_path}: step {state['step']}, {state['elapsed'] / 60:.1f} min done", a.log)
+
+    budget = a.minutes * 60.0
+    probs = tr_cnt / tr_cnt.sum()
+    log(f"train: {len(train_texts)} texts, {len(tr_ids)} windows, {int(tr_cnt.sum())} content tokens "
+        f"(mean {tr_cnt.mean():.1f}/window); dev subset {len(dv_ids)} windows; vocab {vocab}; "
+        f"params {n_params(model)}; batch {a.batch}; lr {a.lr}; budget {a.minutes} min; "
+        f"threads {torch.get_num_threads()}", a.log)
+
+    model.train()
+    t_start = time.time()
+    base_elapsed = state["elapsed"]
+    last_ckpt = last_eval = last_log = t_start
+    win_tok = cont_tok = 0
+    loss_acc, loss_n = 0.0, 0
+    t_win = time.time()
+    while True:
+        elapsed = base_elapsed + (time.time() - t_start)
+        frac = elapsed / budget
+        if frac >= 1.0:
+            break
+        lr = lr_at(frac, a.lr, a.warmup)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        idx = torch.from_numpy(np.random.choice(len(tr_ids), size=a.batch, p=probs))
+        x, y = tr_ids[idx], tr_lab[idx]
+        m = y != IGNORE
+        logits = model(x)
+        loss = F.cross_entropy(logits[m], y[m])
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        state["step"] += 1
+        n_c = int(m.sum())
+        state["tokens_seen"] += x.numel()
+        state["content_tokens_seen"] += n_c
+        win_tok += x.numel()
+        cont_tok += n_c
+        loss_acc += loss.item()
+        loss_n += 1
+        now = time.time()
+        state["elapsed"] = base_elapsed + (now - t_start)
+        if now - last_log >= 60 or state["step"] <= 3:
+            dt = now - t_win
+            log(f"step {state['step']} min {state['elapsed'] / 60:.1f} lr {lr:.2e} loss {loss_acc / loss_n:.4f} "
+                f"tok/s {win_tok / dt:.0f} (content {cont_tok / dt:.0f}) tokens {state['tokens_seen']} "
+                f"content {state['content_tokens_seen']}", a.log)
+            last_log, t_win, win_tok, cont_tok, loss_acc, loss_n = now, now, 0, 0, 0.0, 0
+        if now - last_eval >= a.eval_minutes * 60:
+            acc, acc_e, dl = dev_eval(model, dv_ids, dv_lab)
+            log(f"dev step {state['step']}: token acc {acc:.4f} entity-token acc {acc_e:.4f} loss {dl:.4f}", a.log)
+            last_eval = time.time()
+            t_win = last_eval  # keep tokens/s about training only
+            win_tok = cont_tok = 0
+        if now - last_ckpt >= a.ckpt_minutes * 60:
+            save_ckpt(ckpt_path, model, opt, state)
+            last_ckpt = time.time()
+    save_ckpt(ckpt_path, model, opt, state)
+    acc, acc_e, dl = dev_eval(model, dv_ids, dv_lab)
+    log(f"dev final step {state['step']}: token acc {acc:.4f} entity-token acc {acc_e:.4f} loss {dl:.4f}", a.log)
+    log(f"done: {state['step']} steps, {state['tokens_seen']} tokens ({state['content_tokens_seen']} content) "
+        f"in {state['elapsed'] / 60:.1f} min; mean {state['tokens_seen'] / max(state['elapsed'], 1e-9):.0f} tok/s", a.log)
+
+
+if __name__ == "__main__":
+    main()
