@@ -47,7 +47,7 @@ book-render: book-expand
 book: book-render
 
 book-test: book book-test-setup
-	$(BOOK_NICE) $(BOOK_NODE) tests/integration/book_chromium.mjs
+	$(BOOK_NICE) $(BOOK_NODE) tests/integration/book_chromium.mjs $(if $(filter 1,$(BOOK_ALLOW_MISSING)),--allow-draft)
 
 book-mutant: book-setup
 	$(BOOK_NODE) book/tools/mutant.mjs
