@@ -5,8 +5,8 @@
 //
 // Writes OUT/{train,dev,test}.jsonl, one JSON object per line:
 //   {"text": "...", "lang": "fr", "kind": "letter", "entities": [{"start": 12, "end": 25, "label": "EMAIL"}, ...]}
-// Offsets are UTF-16 code units of `text` (JavaScript string indices), end exclusive. The
-// corpus is almost all BMP text, where that equals code points; tokdata.mjs uses the same unit.
+// Offsets are Unicode code points of `text` (Python string indices; the unit of the reference
+// tokenizer's offsets), end exclusive. In JS, index Array.from(text), not the string.
 //
 // Each split has its own seed; the test split drops any text that also occurs in train.
 // Everything is determined by the seeds: running it twice gives identical files.
@@ -225,7 +225,24 @@ function makeText(r, seedTag) {
   const c = r.next();
   if (c < 0.03) { const t = text.toLowerCase(); if (t.length === text.length) text = t; }
   else if (c < 0.045) { const t = text.toUpperCase(); if (t.length === text.length) text = t; }
-  return { text, lang, kind, entities: doc.entities };
+  return { text, lang, kind, entities: toCodePoints(text, doc.entities) };
+}
+
+// Offsets are built as UTF-16 indices (JS strings) and stored as code points, the unit the
+// reference tokenizer's offsets and Python strings use. They differ only after an astral
+// character (an emoji, say).
+function toCodePoints(text, entities) {
+  if (!/[\uD800-\uDBFF]/.test(text)) return entities;
+  const map = new Int32Array(text.length + 1);
+  let cp = 0;
+  for (let i = 0; i < text.length; i++) {
+    map[i] = cp;
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) { map[i + 1] = cp; i++; }
+    cp++;
+  }
+  map[text.length] = cp;
+  return entities.map((e) => ({ start: map[e.start], end: map[e.end], label: e.label }));
 }
 
 function reseedFakers(seed) {

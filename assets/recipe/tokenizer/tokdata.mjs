@@ -6,7 +6,7 @@
 //        --corpus assets/work/corpus --out assets/work/data
 //
 // Reads CORPUS/{train,dev,test}.jsonl ({"text","lang","kind","entities":[{start,end,label}]},
-// offsets in UTF-16 code units) and writes OUT/{split}.tok.jsonl, one line per text:
+// offsets in code points) and writes OUT/{split}.tok.jsonl, one line per text:
 //   {"ids":[content ids, no <s>/</s>], "labels":[label index per token], "lang", "kind"}
 // plus OUT/{dev,test}.jsonl, copies of the raw texts.
 //
@@ -31,9 +31,10 @@ const { Tokenizer } = require('@anush008/tokenizers');
 
 const isSpace = (c) => /\s/u.test(c);
 
-// The reference reports offsets in UTF-16 code units of the JS string (see
-// assets/corpora/README.md); the corpus uses the same unit, so no conversion is needed.
+// The reference reports offsets in Unicode code points (see assets/corpora/README.md), the
+// unit of the corpus offsets too; `chars` is Array.from(text), indexed by code point.
 export function bioes(text, entities, offsets) {
+  const chars = Array.from(text);
   const n = offsets.length;
   const owner = new Int32Array(n).fill(-1);
   const ents = entities.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.end - b.end);
@@ -46,7 +47,7 @@ export function bioes(text, entities, offsets) {
       const en = ents[k];
       const lo = Math.max(s, en.start), hi = Math.min(e, en.end);
       let hit = false;
-      for (let p = lo; p < hi; p++) if (!isSpace(text[p])) { hit = true; break; }
+      for (let p = lo; p < hi; p++) if (!isSpace(chars[p])) { hit = true; break; }
       if (hit) { owner[t] = k; break; }
     }
   }
