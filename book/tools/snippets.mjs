@@ -426,6 +426,7 @@ class Expander {
             if (kind === 'post') {
                 const f = this.post.get(args[0]);
                 if (!f) { this.errors.push(`${where}: unknown post figure '${args[0]}' (book/data/post-figures.tsv)`); return '??'; }
+                if (args[0] === 'title') return `[${f.value}]{.post-title}`;
                 return `[${f.value}]{.post title="The post's measurement: ${f.what.replace(/"/g, "'")}"}^post^`;
             }
             if (kind === 'model') {
