@@ -115,8 +115,17 @@ function cleanup() {
     try { chrome.kill('SIGKILL'); } catch {}
     try { fs.rmSync(userDir, { recursive: true, force: true }); } catch {}
 }
-const guard = setTimeout(() => { console.log('FAIL: overall timeout (120 s)'); failed++; cleanup(); finish(1); }, 120000);
-chrome.on('exit', (code) => { if (pending.size) { console.log(`FAIL: chromium exited (${code}): ${chromeErr.trim().split('\n').slice(-3).join(' | ')}`); failed++; finish(1); } });
+// Chromium may still be writing its profile for a moment after the kill: remove
+// the profile again once it has exited (or after a second at most), then report.
+function shutdown(code) {
+    cleanup();
+    let done = false;
+    const end = () => { if (done) return; done = true; try { fs.rmSync(userDir, { recursive: true, force: true }); } catch {} finish(code); };
+    if (chrome.exitCode !== null || chrome.signalCode !== null) end();
+    else { chrome.once('exit', end); setTimeout(end, 1000); }
+}
+const guard = setTimeout(() => { console.log('FAIL: overall timeout (120 s)'); failed++; shutdown(1); }, 120000);
+chrome.on('exit', (code) => { if (pending.size) { pending.clear(); console.log(`FAIL: chromium exited (${code}): ${chromeErr.trim().split('\n').slice(-3).join(' | ')}`); failed++; finish(1); } });
 
 // What a page looks like from inside: returned as JSON by Runtime.evaluate.
 const PROBE = `(() => {
@@ -215,5 +224,5 @@ async function main() {
     await send('Browser.close').catch(() => {});
 }
 
-main().then(() => { clearTimeout(guard); pending.clear(); cleanup(); finish(); })
-    .catch((e) => { clearTimeout(guard); console.log(`FAIL: ${e.message}`); failed++; pending.clear(); cleanup(); finish(1); });
+main().then(() => { clearTimeout(guard); pending.clear(); shutdown(); })
+    .catch((e) => { clearTimeout(guard); console.log(`FAIL: ${e.message}`); failed++; pending.clear(); shutdown(1); });
