@@ -14,9 +14,9 @@ In both modes the integer dot products are exact: a float32 matrix product of th
 values is exact whenever every partial sum stays below 2^24 (checked per row through the bound
 127 * sum|q|); rows over it are redone in float64, exact for any int8 row of 1536 terms.
 Either way the result equals the int32 accumulator, much faster than numpy's integer matmul.
-exp and erf are computed in float64 and rounded to float32 (correctly rounded almost always;
-bx_expf / bx_erff in C++ are within an ulp of that). Those are the only places where this
-reference may differ from stage 00 in exact mode.
+In exact mode exp and erf are computed in float64 and rounded to float32 (correctly rounded
+almost always; bx_expf / bx_erff in C++ are within an ulp of that): the only places where this
+reference may differ from stage 00. Fast mode uses float32 exp and erf kernels (numpy, torch).
 """
 import math
 import struct
@@ -121,6 +121,15 @@ def erf32(x):
         return torch.erf(torch.from_numpy(x.astype(np.float64))).numpy().astype(np.float32)
     except ImportError:
         return np.vectorize(math.erf, otypes=[np.float64])(x.astype(np.float64)).astype(np.float32)
+
+
+def erf32_fast(x):
+    """float32 erf (torch's vectorised kernel, within about an ulp) for exact=False."""
+    try:
+        import torch
+        return torch.erf(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))).numpy()
+    except ImportError:
+        return erf32(x)
 
 
 def exp32(x):
@@ -295,7 +304,7 @@ class Int8Model:
         else:
             s = (q @ k.swapaxes(-1, -2)) * ATT_SCALE
         m = np.max(s, axis=-1, keepdims=True)
-        e = exp32(s - m)
+        e = exp32(s - m) if exact else np.exp(s - m)
         z = seqsum(e) if exact else e.sum(-1, dtype=np.float32)
         p = (e / z[..., None]).astype(np.float32)
         if exact:
@@ -314,7 +323,8 @@ class Int8Model:
             ctx = self.attention(q, k, v, exact)
             a = self.layer_norm(x + self.linear(ctx, p + "o"), p + "attn_ln", exact)
             hdn = self.linear(a, p + "ffn_in")
-            hdn = (np.float32(0.5) * hdn) * (np.float32(1.0) + erf32(hdn * GELU_K))
+            erf = erf32(hdn * GELU_K) if exact else erf32_fast(hdn * GELU_K)
+            hdn = (np.float32(0.5) * hdn) * (np.float32(1.0) + erf)
             x = self.layer_norm(a + self.linear(hdn.astype(np.float32), p + "ffn_out"), p + "ffn_ln", exact)
         return self.linear(x, "cls")
 

@@ -250,15 +250,6 @@ def tokenize_texts(texts, tokenizer):
     return [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
 
 
-def utf16_to_cp(text):
-    """Map UTF-16 code-unit index -> Python (code point) index, length len16 + 1."""
-    m = []
-    for i, ch in enumerate(text):
-        m.extend([i] * (2 if ord(ch) > 0xFFFF else 1))
-    m.append(len(text))
-    return m
-
-
 def handwritten(path, tokenizer, fns):
     rows = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
     encs = tokenize_texts([r["text"] for r in rows], tokenizer)
@@ -266,9 +257,8 @@ def handwritten(path, tokenizer, fns):
     for r, e in zip(rows, encs):
         ids, offs = e["ids"], e["offsets"]
         assert ids[0] == bxm.BOS and ids[-1] == bxm.EOS
-        m = utf16_to_cp(r["text"])
         ids_list.append(ids[1:-1])
-        offs_list.append([(m[a], m[b]) for a, b in offs[1:-1]])
+        offs_list.append([(a, b) for a, b in offs[1:-1]])  # code points = Python str indices
     result = {}
     for name, fn in fns.items():
         logits = text_logits(fn, ids_list)

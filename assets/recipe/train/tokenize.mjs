@@ -1,7 +1,7 @@
 // Tokenise JSON lines {"text": ...} from stdin with the reference tokenizer (Hugging Face
 // tokenizers via @anush008/tokenizers); write one line per input:
-// {"ids": [...], "offsets": [[start, end], ...]} with <s>/</s> included, offsets in UTF-16
-// code units of the JS string (the reference's convention).
+// {"ids": [...], "offsets": [[start, end], ...]} with <s>/</s> included. The reference's offsets
+// count Unicode code points (checked: an emoji counts 1), i.e. Python str indices.
 // usage: node tokenize.mjs path/to/tokenizer.json < in.jsonl > out.jsonl
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';

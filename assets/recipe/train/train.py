@@ -204,6 +204,7 @@ def main():
         elapsed = base_elapsed + (time.time() - t_start)
         frac = elapsed / budget
         if frac >= 1.0:
+            state["elapsed"] = elapsed
             break
         lr = lr_at(frac, a.lr, a.warmup)
         for g in opt.param_groups:
