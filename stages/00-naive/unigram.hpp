@@ -25,7 +25,8 @@ public:
     std::string_view id_to_token(std::int32_t id) const override;
     std::int32_t unk_id() const override { return unk_id_; }
 
-    double score(std::int32_t id) const { return scores_[static_cast<std::size_t>(id)]; }
+    std::size_t vocab_size() const override { return scores_.size(); }
+    double score(std::int32_t id) const override { return scores_[static_cast<std::size_t>(id)]; }
 
 private:
     // One trie node per distinct prefix; children in insertion order.
