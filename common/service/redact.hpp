@@ -1,0 +1,75 @@
+// POST /redact: text in, the same text with every entity replaced by [LABEL],
+// plus the entities themselves.
+//
+//   request   {"text": "Call Anna Weber on 030 1234567"}
+//   response  {"redacted": "Call [GIVEN_NAME] [SURNAME] on [PHONE]",
+//              "entities": [{"label": "GIVEN_NAME", "start": 5, "end": 9,
+//                            "text": "Anna", "score": 0.98}, ...]}
+//
+// start/end count Unicode code points (end exclusive); score is the mean
+// softmax probability of the entity's tokens (see bioes.hpp). Refusals are
+// described in redact_request.hpp.
+//
+// The pipeline, timed phase by phase as in the post's Part 1:
+//   tok_load    bx::stage::load_tokenizer() (stage 00 parses tokenizer.json)
+//   model_load  bx::ModelView::open() over the embedded model (pointers only)
+//   encode      tokenizer -> ids and byte offsets
+//   forward     one bx::stage::forward per window, split by the stage's
+//               profiler into matmul / attention / other
+//   total       everything, including decoding and writing the JSON
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/service/entities.hpp"
+#include "common/service/service_error.hpp"
+#include "common/timing/profile.hpp"
+
+namespace bx::service {
+
+struct Timings {
+    double tok_load_ms = 0.0;
+    double model_load_ms = 0.0;
+    double encode_ms = 0.0;
+    double forward_ms = 0.0;
+    double total_ms = 0.0;
+    int windows = 0;
+};
+
+struct RedactResult {
+    ServiceError error;  // 500 when the tokenizer or the model cannot be loaded
+    std::string redacted;
+    std::vector<Entity> entities;
+    int tokens = 0;      // content tokens (without <s> and </s>)
+};
+
+// The whole pipeline for one text (already checked: valid UTF-8, within the
+// limit). Fills `profile` (matmul, attention, other, summed over windows) and
+// `timings`. No HTTP, no globals: the harness and the tests call it directly.
+RedactResult redact_text(std::string_view text, bx::Profile& profile, Timings& timings);
+
+// {"redacted": "...", "entities": [...]} for a successful result.
+std::string to_json(const RedactResult& result);
+
+// tok_load;dur=1.2, model_load;dur=0.0, encode;dur=0.3, forward;dur=980.1;desc="1 window(s)",
+// matmul;dur=.., attention;dur=.., other;dur=.., total;dur=..  (one decimal, ms)
+std::string server_timing(const Timings& timings, const bx::Profile& profile);
+
+// A finished answer, independent of any HTTP type.
+struct ServiceReply {
+    int status = 200;
+    std::string body;           // JSON: the result, or {"error": ...}
+    std::string server_timing;  // empty when the pipeline did not run
+};
+
+// Request body (and Content-Type, empty if absent) to reply: validation, the
+// pipeline, JSON. Logs "[timing] <server_timing>" through bx::log_line when the
+// pipeline ran.
+ServiceReply redact_body(std::string_view content_type, std::string_view body);
+
+// Raw text to reply (the harness's stdin mode): check_text, then the pipeline.
+ServiceReply redact_plain_text(std::string_view text);
+
+}  // namespace bx::service
