@@ -12,8 +12,10 @@
 //
 // Labels: 0 = O; entity type t (0-based, order of assets/model/FORMAT.md) has B=1+4t, I=2+4t,
 // E=3+4t, S=4+4t. A token belongs to an entity when its offset range shares at least one
-// non-whitespace character with the entity's range; a bare "▁" token (empty or whitespace-only
-// range) is O. A token touching two entities goes to the first. An entity's tokens, in order,
+// non-whitespace character with the entity's range. A bare "▁" token is always O: its range is
+// usually the space before a word, but the one prepended to a text (or to a segment after a
+// special token) gets the range of the first character, which may lie inside an entity. A token
+// touching two entities goes to the first. An entity's tokens, in order,
 // get B I... E, or S when there is only one.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +35,7 @@ const isSpace = (c) => /\s/u.test(c);
 
 // The reference reports offsets in Unicode code points (see assets/corpora/README.md), the
 // unit of the corpus offsets too; `chars` is Array.from(text), indexed by code point.
-export function bioes(text, entities, offsets) {
+export function bioes(text, entities, offsets, ids, bareId) {
   const chars = Array.from(text);
   const n = offsets.length;
   const owner = new Int32Array(n).fill(-1);
@@ -41,7 +43,7 @@ export function bioes(text, entities, offsets) {
   let first = 0;
   for (let t = 0; t < n; t++) {
     const [s, e] = offsets[t];
-    if (e <= s) continue;
+    if (e <= s || ids[t] === bareId) continue;
     while (first < ents.length && ents[first].end <= s) first++;
     for (let k = first; k < ents.length && ents[k].start < e; k++) {
       const en = ents[k];
@@ -68,6 +70,7 @@ function arg(name, dflt) { const i = process.argv.indexOf('--' + name); return i
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const tok = Tokenizer.fromFile(arg('tokenizer', 'assets/tokenizer/tokenizer.json'));
+  const bareId = tok.tokenToId('\u2581');
   const corpus = arg('corpus', 'assets/work/corpus');
   const out = arg('out', 'assets/work/data');
   fs.mkdirSync(out, { recursive: true });
@@ -85,7 +88,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         // drop <s> and </s> added by the template
         if (ids[0] !== 0 || ids[ids.length - 1] !== 2) throw new Error('expected <s> ... </s>');
         const cids = ids.slice(1, -1), coffs = offs.slice(1, -1);
-        const labels = bioes(r.text, r.entities, coffs);
+        const labels = bioes(r.text, r.entities, coffs, cids, bareId);
         ntok += cids.length; nent += labels.filter((l) => l % 4 === 1 || l % 4 === 0 && l > 0).length;
         lines.push(JSON.stringify({ ids: cids, labels, lang: r.lang, kind: r.kind }));
       }
