@@ -50,3 +50,15 @@ tokdata: $(RECIPE_WORK)/data/train.tok.jsonl
 $(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
+
+# ---- corpora (assets/corpora/) -------------------------------------------------------------
+#   make corpora            regenerate equivalence.jsonl (deterministic; the committed file must not change)
+#   make tokcheck-golden    regenerate assets/corpora/tokcheck.* (texts, the reference's ids/tokens/offsets,
+#                           the vocabulary scores as the reference reads them); deterministic bytes
+.PHONY: corpora tokcheck-golden
+corpora:
+	NODE_TOOLS=$(NODE_TOOLS) $(NODE) $(RECIPE_DIR)/corpora/make_equivalence.mjs --out assets/corpora/equivalence.jsonl
+
+tokcheck-golden:
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/corpora/make_tokcheck.mjs \
+		--tokenizer $(TOKENIZER_JSON) --out assets/corpora

@@ -70,6 +70,7 @@ const texts = [...EDGE];
 // Most of them fit one window, to keep a check run short; the long ones come further down.
 const realistic = generateSplit(44, 1100).map((x) => x.text);
 for (let i = 0; i < 700; i++) if (realistic[i].length < 900 || i % 8 === 0) texts.push(realistic[i]);
+const nRealistic = texts.length - EDGE.length;
 // Single words and very short texts (one or two tokens).
 for (let i = 0; i < 60; i++) {
   const words = realistic[700 + i].split(/\s+/).filter(Boolean);
@@ -89,4 +90,4 @@ for (let i = 0; i < 24; i++) {
 }
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, texts.map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
-console.error(`${out}: ${texts.length} texts`);
+console.error(`${out}: ${texts.length} texts (${EDGE.length} edge cases, ${nRealistic} realistic, 60 words, 150 sprinkled, 100 random, 24 long)`);
