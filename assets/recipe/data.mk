@@ -24,7 +24,7 @@ RECIPE_APT := python3-torch python3-sentencepiece python3-numpy python3-protobuf
 
 setup-recipe:
 	apt-get install -y --no-install-recommends $(RECIPE_APT)
-	cd $(NODE_TOOLS) && npm ci
+	test -d $(NODE_TOOLS)/node_modules/@faker-js/faker || (cd $(NODE_TOOLS) && npm ci)
 
 $(NODE_TOOLS)/node_modules/@faker-js/faker/package.json:
 	cd $(NODE_TOOLS) && npm ci
