@@ -35,8 +35,8 @@ inline constexpr std::string_view kEntityTypes[] = {
 };
 inline constexpr char kLabelPrefixes[4] = {'B', 'I', 'E', 'S'};
 
-// Tensors per layer and in all (embeddings 6, per layer 20, classifier 3).
-inline constexpr int kTensorsPerLayer = 20;
+// Tensors per layer and in all (embeddings 6, per layer 4 x 3 + 2 + 3 + 3 + 2 = 22, classifier 3).
+inline constexpr int kTensorsPerLayer = 22;
 inline constexpr int kTensorCount = 6 + 6 * kTensorsPerLayer + 3;
 
 }  // namespace bx::bxm

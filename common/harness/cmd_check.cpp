@@ -1,0 +1,117 @@
+// `check`: does this stage reproduce stage 00 exactly on a corpus?
+//
+// Compares every compared row (reference.hpp) of every text with stage 00's
+// reference: the logit-bit hash decides (bits, not tolerance: -0.0 vs 0.0
+// and NaN payloads count), the labels give the agreement line. Any difference
+// exits 1, after writing this stage's logits for the differing texts to
+// --diff-out so that stage 00's `explain` can say by how much and where
+// (a WASI program cannot start another, so the Makefile runs the two in turn).
+//
+// --mutate N flips the lowest bit of one logit of text N (its first content
+// row, label O) after the forward pass: the deliberate mutation that shows
+// this check can fail.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/harness/args.hpp"
+#include "common/harness/command.hpp"
+#include "common/harness/corpus.hpp"
+#include "common/harness/files.hpp"
+#include "common/harness/fnv.hpp"
+#include "common/harness/reference.hpp"
+#include "common/harness/runner.hpp"
+
+namespace bx::harness {
+namespace {
+
+constexpr const char* kUsage =
+    "--ref FILE.ref [--corpus assets/corpora/equivalence.jsonl] [--diff-out FILE] [--model FILE] [--mutate N]";
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "check: %s\n", message.c_str());
+    return 2;
+}
+
+void flip_lowest_bit(float& value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    bits ^= 1u;
+    std::memcpy(&value, &bits, 4);
+}
+
+int check_main(int argc, char** argv) {
+    Args args(argc, argv);
+    const std::string corpus_path = args.value("--corpus", "assets/corpora/equivalence.jsonl");
+    const std::string ref_path = args.value("--ref");
+    const std::string diff_path = args.value("--diff-out");
+    const std::string model_path = args.value("--model");
+    const long mutate = args.number("--mutate", -1);
+    if (!args.all_used(kUsage)) return 2;
+    if (ref_path.empty()) return fail(std::string("--ref is required\nusage: check ") + kUsage);
+
+    std::string error, bytes;
+    Runner runner;
+    Corpus corpus;
+    Reference reference;
+    if (!runner.open(model_path, &error) || !load_corpus(corpus_path, corpus, &error) ||
+        !read_file(ref_path, bytes, &error) || !parse_reference(bytes, reference, &error))
+        return fail(error);
+    if (reference.model != runner.model_fingerprint())
+        return fail(ref_path + " was made with another model (" + hex16(reference.model) + ", this build has " +
+                    hex16(runner.model_fingerprint()) + "): remake it with stage 00");
+    if (reference.corpus != corpus.fingerprint || reference.texts.size() != corpus.texts.size())
+        return fail(ref_path + " was made from another version of " + corpus_path + ": remake it with stage 00");
+
+    LogitsFile diff;
+    diff.model = runner.model_fingerprint();
+    diff.corpus = corpus.fingerprint;
+    diff.corpus_texts = static_cast<std::uint32_t>(corpus.texts.size());
+    long rows = 0, agree = 0;
+    int reported = 0;
+    for (std::size_t i = 0; i < corpus.texts.size(); ++i) {
+        TextLogits text;
+        if (!runner.run(corpus.texts[i], text, &error)) return fail("text " + std::to_string(i) + ": " + error);
+        if (static_cast<long>(i) == mutate && !text.logits.empty())
+            flip_lowest_bit(text.logits[text.rows > 1 ? kLabels : 0]);
+
+        const TextRecord got = make_record(text);
+        const TextRecord& want = reference.texts[i];
+        rows += static_cast<long>(want.labels.size());
+        const std::size_t common = std::min(want.labels.size(), got.labels.size());
+        for (std::size_t r = 0; r < common; ++r) agree += want.labels[r] == got.labels[r];
+        if (got.logits_hash == want.logits_hash && got.ids_hash == want.ids_hash &&
+            got.labels.size() == want.labels.size())
+            continue;
+        if (reported++ < 20)
+            std::printf("  text %zu differs%s\n", i,
+                        got.ids_hash != want.ids_hash ? " (token ids differ: tokenizer changed?)" : "");
+        diff.entries.push_back(make_entry(static_cast<std::uint32_t>(i), text));
+    }
+    diff.corpus_rows = static_cast<std::uint64_t>(rows);
+    diff.corpus_rows_agree = static_cast<std::uint64_t>(agree);
+
+    const double percent = rows > 0 ? 100.0 * static_cast<double>(agree) / static_cast<double>(rows) : 100.0;
+    if (diff.entries.empty()) {
+        std::printf("label agreement %ld/%ld (%.2f%%), max |dlogit| 0.00e0, mean |dlogit| 0.00e0\n", agree, rows,
+                    percent);
+        std::printf("check: %zu texts, %d windows: every logit bit identical to stage 00\n", corpus.texts.size(),
+                    runner.forwards());
+        return 0;
+    }
+    std::printf("label agreement %ld/%ld (%.2f%%); %zu of %zu texts differ from stage 00 in logit bits\n", agree,
+                rows, percent, diff.entries.size(), corpus.texts.size());
+    if (!diff_path.empty()) {
+        if (!write_file(diff_path, format_logits_file(diff), &error)) return fail(error);
+        std::printf("check: this stage's logits for those texts -> %s (stage 00's `explain` reports |dlogit|)\n",
+                    diff_path.c_str());
+    }
+    return 1;
+}
+
+}  // namespace
+}  // namespace bx::harness
+
+BX_HARNESS_COMMAND(check, "compare every logit bit with stage 00's reference on a corpus", bx::harness::check_main);
