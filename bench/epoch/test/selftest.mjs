@@ -7,6 +7,8 @@
 //   node selftest.mjs                 both runs (the CTest `quick` test)
 //   node selftest.mjs --mutant        only the mutant; exits 1 when caught (CTest WILL_FAIL)
 //   node selftest.mjs [--] more.wasm  also checks these modules statically (validate + counts)
+//   node selftest.mjs --stages DIR    only the static checks, on every DIR/NN-name/cli.wasm
+//                                     (exit 77 when there is none: CTest's "skipped")
 //
 // The checks:
 //  1. a hand-assembled module whose control flow we know exactly: results are
@@ -19,7 +21,7 @@
 //     when installed): loops and functions unchanged, exactly 2 new `if`s per
 //     check, and functions + loops checks.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,57 +95,17 @@ function binaryenMetrics(bytes, scratch) {
 
 // ---- the checks -----------------------------------------------------------------
 
-async function runChecks(options, extraModules, log) {
+async function runChecks(options, extraModules, log, { staticOnly = false } = {}) {
     const failures = [];
     const expect = (cond, what) => { if (!cond) failures.push(what); };
     const scratch = mkdtempSync(join(tmpdir(), 'bx-epoch-'));
     try {
-        // 1. hand module: results and run-time check counts
         const hand = handModule();
-        if (!WebAssembly.validate(hand)) throw new Error('test bug: the hand-assembled module is invalid');
-        const plain = await instantiate(hand, { count: 0 });
-        for (const trap of [false, true]) {
-            const out = instrument(hand, { ...options, trap }).bytes;
-            expect(WebAssembly.validate(out), `hand module (${trap ? 'trap' : 'call'}) does not validate`);
-            if (!WebAssembly.validate(out)) continue;
-            const never = { count: 0, deadline: 0n };
-            const inst = await instantiate(out, never);
-            for (const n of [1, 5, 17])
-                expect(inst.exports.count(n) === plain.exports.count(n), `hand module: count(${n}) changed`);
-            expect(never.count === 0, 'hand module: host called although the deadline never passes');
-            const expired = { count: 0, deadline: 0n };
-            const inst0 = await instantiate(out, expired);
-            inst0.exports[DEADLINE_EXPORT].value = 0n;
-            if (trap) {
-                let trapped = false;
-                try { inst0.exports.count(3); } catch (e) { trapped = e instanceof WebAssembly.RuntimeError; }
-                expect(trapped, 'hand module (trap): an expired deadline did not trap');
-            } else {
-                for (const n of [1, 5, 17]) {
-                    expired.count = 0;
-                    const result = inst0.exports.count(n);
-                    expect(result === n + 14, `hand module: count(${n}) = ${result} with an expired deadline`);
-                    // 3 function entries (count, leaf twice) + n loop headers
-                    expect(expired.count === n + 3, `hand module: ${expired.count} checks fired for count(${n}), expected ${n + 3}`);
-                }
-            }
-        }
-
-        // 2. clang fixture: same results
         const fixture = readFileSync(join(here, 'fixture.wasm'));
-        const reference = await instantiate(fixture, { count: 0 });
-        for (const trap of [false, true]) {
-            const { bytes, stats } = instrument(fixture, { ...options, trap });
-            expect(WebAssembly.validate(bytes), `fixture (${trap ? 'trap' : 'call'}) does not validate`);
-            if (!WebAssembly.validate(bytes)) continue;
-            const inst = await instantiate(bytes, { count: 0, deadline: 0n });
-            for (let seed = 0; seed < 8; seed++)
-                expect(inst.exports.run(seed) === reference.exports.run(seed), `fixture: run(${seed}) changed`);
-            log(`fixture (${stats.mode}): ${stats.functions} functions, ${stats.loops} loops, ${stats.checks} checks`);
-        }
+        if (!staticOnly) await runtimeChecks(options, hand, fixture, expect, log);
 
         // 3. static counts against binaryen
-        const modules = [['hand', hand], ['fixture', fixture], ...extraModules];
+        const modules = staticOnly ? extraModules : [['hand', hand], ['fixture', fixture], ...extraModules];
         for (const [label, bytes] of modules) {
             const before = binaryenMetrics(bytes, scratch);
             if (!before) { log('wasm-opt not found: static cross-check skipped'); break; }
@@ -162,7 +124,64 @@ async function runChecks(options, extraModules, log) {
     return failures;
 }
 
+async function runtimeChecks(options, hand, fixture, expect, log) {
+    // 1. hand module: results and run-time check counts
+    if (!WebAssembly.validate(hand)) throw new Error('test bug: the hand-assembled module is invalid');
+    const plain = await instantiate(hand, { count: 0 });
+    for (const trap of [false, true]) {
+        const out = instrument(hand, { ...options, trap }).bytes;
+        expect(WebAssembly.validate(out), `hand module (${trap ? 'trap' : 'call'}) does not validate`);
+        if (!WebAssembly.validate(out)) continue;
+        const never = { count: 0, deadline: 0n };
+        const inst = await instantiate(out, never);
+        for (const n of [1, 5, 17])
+            expect(inst.exports.count(n) === plain.exports.count(n), `hand module: count(${n}) changed`);
+        expect(never.count === 0, 'hand module: host called although the deadline never passes');
+        const expired = { count: 0, deadline: 0n };
+        const inst0 = await instantiate(out, expired);
+        inst0.exports[DEADLINE_EXPORT].value = 0n;
+        if (trap) {
+            let trapped = false;
+            try { inst0.exports.count(3); } catch (e) { trapped = e instanceof WebAssembly.RuntimeError; }
+            expect(trapped, 'hand module (trap): an expired deadline did not trap');
+        } else {
+            for (const n of [1, 5, 17]) {
+                expired.count = 0;
+                const result = inst0.exports.count(n);
+                expect(result === n + 14, `hand module: count(${n}) = ${result} with an expired deadline`);
+                // 3 function entries (count, leaf twice) + n loop headers
+                expect(expired.count === n + 3, `hand module: ${expired.count} checks fired for count(${n}), expected ${n + 3}`);
+            }
+        }
+    }
+
+    // 2. clang fixture: same results
+    const reference = await instantiate(fixture, { count: 0 });
+    for (const trap of [false, true]) {
+        const { bytes, stats } = instrument(fixture, { ...options, trap });
+        expect(WebAssembly.validate(bytes), `fixture (${trap ? 'trap' : 'call'}) does not validate`);
+        if (!WebAssembly.validate(bytes)) continue;
+        const inst = await instantiate(bytes, { count: 0, deadline: 0n });
+        for (let seed = 0; seed < 8; seed++)
+            expect(inst.exports.run(seed) === reference.exports.run(seed), `fixture: run(${seed}) changed`);
+        log(`fixture (${stats.mode}): ${stats.functions} functions, ${stats.loops} loops, ${stats.checks} checks`);
+    }
+}
+
+// Static checks only (validation and binaryen's counts), for big real modules.
+async function checkStages(dir) {
+    const modules = existsSync(dir)
+        ? readdirSync(dir).filter((d) => /^\d\d-/.test(d)).map((d) => join(dir, d, 'cli.wasm')).filter(existsSync)
+        : [];
+    if (modules.length === 0) { console.log(`no stage CLIs under ${dir}: skipped`); return 77; }
+    const failures = await runChecks({}, modules.map((p) => [p, readFileSync(p)]), (s) => console.log(s), { staticOnly: true });
+    for (const f of failures) console.log(`FAIL: ${f}`);
+    return failures.length ? 1 : 0;
+}
+
 async function main(argv) {
+    const stagesAt = argv.indexOf('--stages');
+    if (stagesAt >= 0) return checkStages(argv[stagesAt + 1]);
     const mutantOnly = argv.includes('--mutant');
     const extra = argv.filter((a) => !a.startsWith('--')).map((p) => [p, readFileSync(p)]);
     const quietLog = () => {};

@@ -1,0 +1,48 @@
+# bench/: timing targets (included by the top Makefile). See bench/README.md.
+#
+#   make bench STAGE=NN    check, then time stage NN's CLI under Node, plain and epoch
+#   make bench-all         every built stage in one run (ratios measured side by side)
+#   make bench-report      redraw bench/results/forward.svg and table.md from the results files
+#   make bench-micro       Google Benchmark microbenchmarks (native build)
+#   make bench-selftest    the epoch instrumenter's self-test (with its mutant)
+#
+# Knobs: BENCH_RUNS (20) BENCH_WARMUP (5) BENCH_ROUNDS (1) BENCH_MODES (plain,epoch)
+#        BENCH_CORPUS BENCH_REF BENCH_TIERING (turbofan|dynamic) BENCH_ARGS (anything else)
+# Times taken while other work loads the machine are noisy; the results file
+# records the load average before and after, and the table prints it.
+
+BENCH_RUNS    ?= 20
+BENCH_WARMUP  ?= 5
+BENCH_ROUNDS  ?= 1
+BENCH_MODES   ?= plain,epoch
+BENCH_CORPUS  ?= assets/corpora/eval.jsonl
+BENCH_REF     ?= assets/baselines/eval.ref
+BENCH_TIERING ?= turbofan
+BENCH_ARGS    ?=
+
+BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUNS) --warmup $(BENCH_WARMUP) \
+            --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
+            --tiering $(BENCH_TIERING) $(BENCH_ARGS)
+
+.PHONY: bench bench-all bench-report bench-micro bench-selftest
+
+# A failed check still redraws the report (the stage shows as failed), then fails.
+bench: require-stage build-wasm
+	@status=0; $(BENCH_CMD) --stage $(STAGE_NAME) || status=$$?; \
+	$(MAKE) bench-report; exit $$status
+
+bench-all: build-wasm
+	@status=0; $(BENCH_CMD) --all || status=$$?; \
+	$(MAKE) bench-report; exit $$status
+
+bench-report:
+	$(NODE) bench/plot.mjs -o bench/results/forward.svg
+	$(NODE) bench/table.mjs -o bench/results/table.md
+
+bench-micro: build-native
+	cmake --build $(NATIVE_BUILD) -j $(JOBS) --target bench_micro
+	$(NATIVE_BUILD)/bench/bench_micro_maths
+	@for b in $(NATIVE_BUILD)/bench/bench_micro_[0-9][0-9]; do echo "== $$b"; $$b || exit $$?; done
+
+bench-selftest:
+	$(NODE) bench/epoch/test/selftest.mjs

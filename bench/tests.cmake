@@ -1,0 +1,22 @@
+# CTest registrations for bench/, to be included from tests/CMakeLists.txt:
+#   include("${PROJECT_SOURCE_DIR}/bench/tests.cmake")
+# Needs only Node: the instrumenter's self-test runs on committed fixtures.
+
+# The instrumenter: checks inserted, results unchanged; the run includes the
+# mutant (no loop checks) and fails unless the mutant is caught.
+add_test(NAME bench.epoch.selftest
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/epoch/test/selftest.mjs")
+# The mutant alone must fail (a test that cannot fail proves nothing).
+add_test(NAME bench.epoch.mutant
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/epoch/test/selftest.mjs" --mutant)
+set_tests_properties(bench.epoch.mutant PROPERTIES WILL_FAIL TRUE)
+# Plot and table render a sample results file.
+add_test(NAME bench.report
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/test/report.test.mjs")
+set_tests_properties(bench.epoch.selftest bench.epoch.mutant bench.report PROPERTIES LABELS quick)
+
+# The real stage CLIs (when the wasm build has them): instrumented, they
+# validate and carry one check per function and loop. Skipped (77) otherwise.
+add_test(NAME bench.epoch.stages
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/epoch/test/selftest.mjs" --stages "${BX_ROOT}/build/wasm/stages")
+set_tests_properties(bench.epoch.stages PROPERTIES LABELS wasm SKIP_RETURN_CODE 77)
