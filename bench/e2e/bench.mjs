@@ -83,13 +83,20 @@ function machine() {
     return { cpu, cores: cpus().length };
 }
 
-// The compiler and flags the wasm build used, from its CMake cache.
+// The compiler the wasm build used (CMake records what the toolchain file chose
+// under CMakeFiles/<cmake version>/), and its configured flags.
 function compiler(buildDir) {
-    const cache = join(root, buildDir, 'CMakeCache.txt');
+    const dir = join(root, buildDir);
+    const cache = join(dir, 'CMakeCache.txt');
     if (!existsSync(cache)) return null;
     const text = readFileSync(cache, 'utf8');
     const get = (key) => text.match(new RegExp(`^${key}:[A-Z]+=(.*)$`, 'm'))?.[1] ?? '';
-    const cxx = get('CMAKE_CXX_COMPILER');
+    let cxx = get('CMAKE_CXX_COMPILER');
+    const filesDir = join(dir, 'CMakeFiles');
+    for (const sub of existsSync(filesDir) ? readdirSync(filesDir) : []) {
+        const f = join(filesDir, sub, 'CMakeCXXCompiler.cmake');
+        if (!cxx && existsSync(f)) cxx = readFileSync(f, 'utf8').match(/^set\(CMAKE_CXX_COMPILER "([^"]*)"\)/m)?.[1] ?? '';
+    }
     const type = get('CMAKE_BUILD_TYPE');
     return {
         cxx,
@@ -98,6 +105,13 @@ function compiler(buildDir) {
         flags: [get('CMAKE_CXX_FLAGS'), type ? get(`CMAKE_CXX_FLAGS_${type.toUpperCase()}`) : ''].join(' ').trim(),
         toolchain: get('CMAKE_TOOLCHAIN_FILE') ? relative(root, get('CMAKE_TOOLCHAIN_FILE')) : null,
     };
+}
+
+// The exact flags a stage's library was compiled with (CMake's flags.make).
+function stageFlags(buildDir, stage) {
+    const f = join(root, buildDir, 'stages', stage, 'CMakeFiles', `stage_${stage.slice(0, 2)}.dir`, 'flags.make');
+    if (!existsSync(f)) return null;
+    return readFileSync(f, 'utf8').match(/^CXX_FLAGS = (.*)$/m)?.[1]?.trim() ?? null;
 }
 
 function gitInfo() {
@@ -176,7 +190,7 @@ function main() {
     const jobs = [];
     for (const stage of stages) {
         for (const mode of o.modes) {
-            const job = { stage, mode, result: { stage, mode, status: 'ok' } };
+            const job = { stage, mode, result: { stage, mode, status: 'ok', compile_flags: stageFlags(o.build, stage) } };
             try {
                 const m = moduleFor(o, stage, mode);
                 job.module = m.path;
