@@ -1,5 +1,5 @@
 # CTest registrations for bench/, to be included from tests/CMakeLists.txt:
-#   include("${PROJECT_SOURCE_DIR}/bench/tests.cmake")
+#   include("${PROJECT_SOURCE_DIR}/bench/tests.cmake" OPTIONAL)
 # Needs only Node: the instrumenter's self-test runs on committed fixtures.
 
 # The instrumenter: checks inserted, results unchanged; the run includes the
@@ -17,6 +17,11 @@ set_tests_properties(bench.epoch.selftest bench.epoch.mutant bench.report PROPER
 
 # The real stage CLIs (when the wasm build has them): instrumented, they
 # validate and carry one check per function and loop. Skipped (77) otherwise.
+if(DEFINED BX_WASM_BUILD_DIR)
+  set(_bench_wasm_build "${BX_WASM_BUILD_DIR}")
+else()
+  set(_bench_wasm_build "${BX_ROOT}/build/wasm")
+endif()
 add_test(NAME bench.epoch.stages
-         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/epoch/test/selftest.mjs" --stages "${BX_ROOT}/build/wasm/stages")
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/epoch/test/selftest.mjs" --stages "${_bench_wasm_build}/stages")
 set_tests_properties(bench.epoch.stages PROPERTIES LABELS wasm SKIP_RETURN_CODE 77)
