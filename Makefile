@@ -1,0 +1,136 @@
+# bitexact: the commands. `make help` lists them.
+#
+# Two CMake builds live side by side:
+#   build/wasm    the shipped artefacts: one HTTP component (and CLI) per stage
+#   build/native  unit tests, native CLIs, benchmarks (a cross-check, never the proof)
+# Stages are the directories stages/NN-name; their names come from there only.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+# ---- shared variables (exported for the fragments and their scripts) ----------
+WASM_BUILD   := build/wasm
+NATIVE_BUILD := build/native
+NODE_TOOLS   := common/node
+NODE         ?= node
+JOBS         ?= $(shell nproc 2>/dev/null || echo 2)
+
+# STAGE=NN picks stages/NN-*; without it, the highest-numbered stage.
+STAGE_DIRS := $(sort $(wildcard stages/[0-9][0-9]-*))
+ifeq ($(strip $(STAGE)),)
+STAGE_DIR := $(lastword $(STAGE_DIRS))
+else
+STAGE_DIR := $(firstword $(wildcard stages/$(STAGE)-*))
+endif
+STAGE_NAME := $(notdir $(STAGE_DIR))
+STAGE_NUM  := $(firstword $(subst -, ,$(STAGE_NAME)))
+
+export WASM_BUILD NATIVE_BUILD NODE_TOOLS STAGE_DIR STAGE_NAME
+
+# Debian packages for building and testing (make setup installs what is missing).
+APT_PACKAGES := clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
+                libclang-rt-19-dev-wasm32 libsimde-dev catch2 libbenchmark-dev cmake
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+CMAKE_WASM   := cmake -S . -B $(WASM_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmake/wasm32-wasi.cmake
+CMAKE_NATIVE := cmake -S . -B $(NATIVE_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmake/native-clang.cmake
+
+.PHONY: help setup setup-apt setup-npm build build-wasm build-native test demo serve diff \
+        clean mutant-http require-stage
+
+help:
+	@echo "bitexact: make <target>"
+	@echo ""
+	@echo "  demo                  setup, build the latest stage (09 if present), serve it on a free"
+	@echo "                        loopback port, POST assets/corpora/demo.txt to /redact, stop"
+	@echo "  test                  setup, build both flavours, run every test with CTest"
+	@echo "                        (ctest --test-dir $(NATIVE_BUILD) -L quick|unit|wasm|integration|slow)"
+	@echo "  setup                 install what is missing: Debian packages (apt) and the pinned"
+	@echo "                        npm tools in $(NODE_TOOLS) (npm ci); idempotent"
+	@echo "  build                 build-wasm + build-native"
+	@echo "  build-wasm            $(WASM_BUILD)/stages/NN-name/component.wasm (+ cli.wasm)"
+	@echo "  build-native          $(NATIVE_BUILD): unit tests, native CLIs"
+	@echo "  serve [STAGE=NN] [PORT=P]  run a stage's component with jco serve, a fresh instance"
+	@echo "                        per request (as Spin does); Ctrl-C stops it"
+	@echo "  diff STAGE=NN         what stage NN changed: previous stage dir vs stages/NN-*"
+	@echo "  mutant-http           build a deliberately broken HTTP binding; succeeds only if the"
+	@echo "                        integration test fails on it"
+	@echo "  clean                 remove build/"
+	@echo ""
+	@echo "  Stages: $(notdir $(STAGE_DIRS))"
+	@echo "  Other targets come from fragments: assets/recipe/*.mk, common/harness/harness.mk,"
+	@echo "  bench/bench.mk, book/book.mk, tests/tests.mk"
+
+# ---- setup ----------------------------------------------------------------
+setup: setup-apt setup-npm
+
+# apt-get runs only when a package is missing (then `apt-get update` first).
+setup-apt:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "setup: installing$$missing"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	else echo "setup: Debian packages present"; fi
+
+# npm ci only when node_modules is missing or older than the lock file.
+setup-npm: $(NODE_TOOLS)/node_modules/.package-lock.json
+$(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json $(NODE_TOOLS)/package.json
+	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
+	@touch $@
+
+# ---- build ----------------------------------------------------------------
+build: build-wasm build-native
+
+# Configure once; afterwards CMake re-configures by itself when globbed
+# sources, stage directories or embedded assets change.
+$(WASM_BUILD)/CMakeCache.txt:
+	$(CMAKE_WASM)
+$(NATIVE_BUILD)/CMakeCache.txt:
+	$(CMAKE_NATIVE)
+
+build-wasm: setup $(WASM_BUILD)/CMakeCache.txt
+	cmake --build $(WASM_BUILD) -j $(JOBS)
+
+build-native: setup $(NATIVE_BUILD)/CMakeCache.txt
+	cmake --build $(NATIVE_BUILD) -j $(JOBS)
+
+# ---- test -----------------------------------------------------------------
+# The integration components (test routes, and the mutant) are built on demand.
+test: build
+	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components
+	cd $(NATIVE_BUILD) && ctest --output-on-failure
+
+mutant-http: build-wasm
+	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components
+	$(NODE) tests/integration/mutant/expect_failure.mjs
+
+# ---- run ------------------------------------------------------------------
+require-stage:
+	@if [ -z "$(STAGE_DIR)" ]; then echo "no stage directory matches STAGE=$(STAGE) (have: $(notdir $(STAGE_DIRS)))"; exit 2; fi
+
+serve: require-stage build-wasm
+	$(NODE) common/host/serve.mjs $(WASM_BUILD)/stages/$(STAGE_NAME)/component.wasm --port $(or $(PORT),3000)
+
+# demo: stage 09 if it exists, else the highest-numbered stage.
+DEMO_STAGE_DIR := $(or $(wildcard stages/09-*),$(lastword $(STAGE_DIRS)))
+demo: build-wasm
+	$(NODE) common/host/demo.mjs $(WASM_BUILD)/stages/$(notdir $(DEMO_STAGE_DIR))/component.wasm assets/corpora/demo.txt
+
+# diff STAGE=NN: the stage directory just before NN (in name order) vs NN's.
+diff: require-stage
+	@prev="$$(for d in $(STAGE_DIRS); do [ "$$d" = "$(STAGE_DIR)" ] && break; echo $$d; done | tail -n 1)"; \
+	if [ -z "$$prev" ]; then echo "$(STAGE_NAME) is the first stage: nothing to diff against"; exit 0; fi; \
+	echo "diff $$prev -> $(STAGE_DIR)"; \
+	git --no-pager diff --no-index --stat "$$prev" "$(STAGE_DIR)"; \
+	git --no-pager diff --no-index --color=auto "$$prev" "$(STAGE_DIR)"; true
+
+clean:
+	rm -rf build
+
+# ---- fragments owned by others (each optional) -------------------------------
+-include $(wildcard assets/recipe/*.mk common/harness/harness.mk bench/bench.mk book/book.mk tests/tests.mk)

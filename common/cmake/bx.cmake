@@ -1,0 +1,184 @@
+# The build's vocabulary: the common libraries, the per-flavour platform
+# pieces, and bx_stage(), which turns a directory stages/NN-name/ into its
+# library, its HTTP component and its CLI.
+#
+# Source lists are globs with CONFIGURE_DEPENDS: a new .cpp file in a globbed
+# directory (or a new stage directory) is picked up by the next `make build`,
+# without anyone editing a list. Empty directories are fine.
+
+set(BX_ROOT "${PROJECT_SOURCE_DIR}")
+set(BX_NODE_TOOLS "${BX_ROOT}/common/node")
+set(BX_JCO_JS "${BX_NODE_TOOLS}/node_modules/@bytecodealliance/jco/dist/jco.js")
+set(BX_HTTP_WIT "${BX_ROOT}/common/http/wit")
+find_program(BX_NODE node REQUIRED)
+
+# Wasm executables: an 8 MiB stack placed *first* in memory, so an overflow
+# runs below address 0 and traps instead of silently overwriting data (the
+# default is 64 KiB after the data, which a 256x384 float buffer would blow).
+set(BX_WASM_LINK_OPTIONS -Wl,--stack-first -Wl,-z,stack-size=8388608 -Wl,--strip-debug)
+
+function(bx_glob out)
+  file(GLOB _files CONFIGURE_DEPENDS ${ARGN})
+  list(SORT _files)
+  set(${out} "${_files}" PARENT_SCOPE)
+endfunction()
+
+# A library target needs at least one source: use an empty one while a
+# directory has no .cpp files yet (other engineers are still writing them).
+function(bx_nonempty_sources out name)
+  set(_files ${ARGN})
+  if(NOT _files)
+    set(_empty "${CMAKE_CURRENT_BINARY_DIR}/${name}_empty.cpp")
+    if(NOT EXISTS "${_empty}")
+      file(WRITE "${_empty}" "// ${name} has no sources yet.\n")
+    endif()
+    set(_files "${_empty}")
+  endif()
+  set(${out} "${_files}" PARENT_SCOPE)
+endfunction()
+
+# ---- bx_common: everything that is the same in every stage and flavour ------
+set(_bx_common_sources "${BX_ROOT}/common/http/headers.cpp")
+foreach(_dir json text tokenizer model maths service timing embed)
+  bx_glob(_found "${BX_ROOT}/common/${_dir}/*.cpp")
+  list(APPEND _bx_common_sources ${_found})
+endforeach()
+# The router is compiled per variant (production / test routes), see below.
+list(FILTER _bx_common_sources EXCLUDE REGEX "/common/service/router[^/]*\\.cpp$")
+add_library(bx_common STATIC ${_bx_common_sources})
+target_include_directories(bx_common PUBLIC "${BX_ROOT}")
+target_compile_features(bx_common PUBLIC cxx_std_20)
+
+# Embedded assets: only those that exist. The globs (with CONFIGURE_DEPENDS)
+# re-run at every build, so when a file appears the build re-configures and
+# embeds it; OBJECT_DEPENDS recompiles when its bytes change.
+set(_bx_embed_cpp "${BX_ROOT}/common/embed/embedded.cpp")
+bx_glob(BX_MODEL_FILE "${BX_ROOT}/assets/model/model.bxm")
+bx_glob(BX_TOKENIZER_FILE "${BX_ROOT}/assets/tokenizer/tokenizer.json")
+foreach(_asset MODEL TOKENIZER)
+  if(BX_${_asset}_FILE)
+    set_property(SOURCE "${_bx_embed_cpp}" APPEND PROPERTY
+                 COMPILE_DEFINITIONS "BX_EMBED_${_asset}=\"${BX_${_asset}_FILE}\"")
+    set_property(SOURCE "${_bx_embed_cpp}" APPEND PROPERTY OBJECT_DEPENDS "${BX_${_asset}_FILE}")
+    message(STATUS "bitexact: embedding ${BX_${_asset}_FILE}")
+  else()
+    message(STATUS "bitexact: no ${_asset} file yet; embedded_${_asset} span is empty")
+  endif()
+endforeach()
+
+# ---- the router, in two variants --------------------------------------------
+# BX_HAVE_REDACT: POST /redact is routed once common/service/redact.cpp exists.
+bx_glob(_bx_redact "${BX_ROOT}/common/service/redact.cpp")
+if(_bx_redact)
+  set(BX_HAVE_REDACT 1)
+else()
+  set(BX_HAVE_REDACT 0)
+endif()
+bx_glob(_bx_router_sources "${BX_ROOT}/common/service/router*.cpp")
+foreach(_variant bx_router bx_router_test)
+  add_library(${_variant} OBJECT ${_bx_router_sources})
+  target_link_libraries(${_variant} PUBLIC bx_common)
+  target_compile_definitions(${_variant} PRIVATE BX_HAVE_REDACT=${BX_HAVE_REDACT})
+endforeach()
+target_compile_definitions(bx_router_test PRIVATE BX_TEST_ROUTES=1)
+set_target_properties(bx_router_test PROPERTIES EXCLUDE_FROM_ALL TRUE)
+
+# ---- platform pieces: one per flavour ---------------------------------------
+# posix: CLI wasm (preview1 via wasi-libc) and native.
+bx_glob(_bx_posix_sources "${BX_ROOT}/common/timing/posix/*.cpp")
+add_library(bx_platform_posix OBJECT ${_bx_posix_sources})
+target_link_libraries(bx_platform_posix PUBLIC bx_common)
+
+if(WASI)
+  # component: the wasi:http export and direct WASI 0.2.0 imports. OBJECT
+  # libraries, because exported functions in a static archive would never be
+  # pulled into the link (nothing references them).
+  bx_glob(_bx_component_sources
+          "${BX_ROOT}/common/timing/component/*.cpp"
+          "${BX_ROOT}/common/http/*.cpp")
+  list(REMOVE_ITEM _bx_component_sources "${BX_ROOT}/common/http/headers.cpp")
+  foreach(_variant bx_http_glue bx_http_glue_mutant)
+    add_library(${_variant} OBJECT ${_bx_component_sources})
+    target_link_libraries(${_variant} PUBLIC bx_common)
+  endforeach()
+  # make mutant-http: a binding that reads the body's return area 4 bytes off.
+  target_compile_definitions(bx_http_glue_mutant PRIVATE BX_MUTANT_RETAREA=1)
+  set_target_properties(bx_http_glue_mutant PROPERTIES EXCLUDE_FROM_ALL TRUE)
+endif()
+
+# ---- the CLI harness (common/harness/*.cpp), once, linked into every stage ----
+bx_glob(_bx_harness_sources "${BX_ROOT}/common/harness/*.cpp")
+if(_bx_harness_sources)
+  add_library(bx_harness OBJECT ${_bx_harness_sources})
+  target_link_libraries(bx_harness PUBLIC bx_common)
+endif()
+
+# Links glue + router + stage + common into a core module and turns it into a
+# component: <out_dir>/<out_name>.wasm. `jco embed` attaches our WIT world
+# (common/http/wit), `jco new` wraps the module; no adapter, since the core
+# module makes no preview1 calls (jco new fails if it does, which is the check).
+function(bx_component target stage_lib glue router out_name)
+  set(_core ${target}_core)
+  add_executable(${_core})
+  target_link_libraries(${_core} PRIVATE ${glue} ${router} ${stage_lib} bx_common)
+  # No crt1 (its _start/_initialize would pull in preview1 calls): no entry
+  # point; the handler runs the global constructors itself.
+  target_link_options(${_core} PRIVATE -nostartfiles -Wl,--no-entry ${BX_WASM_LINK_OPTIONS})
+  set_target_properties(${_core} PROPERTIES OUTPUT_NAME "${out_name}.core"
+                        RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+  set(_core_wasm "${CMAKE_CURRENT_BINARY_DIR}/${out_name}.core.wasm")
+  set(_embedded "${CMAKE_CURRENT_BINARY_DIR}/${out_name}.embedded.wasm")
+  set(_component "${CMAKE_CURRENT_BINARY_DIR}/${out_name}.wasm")
+  file(GLOB_RECURSE _wit CONFIGURE_DEPENDS "${BX_HTTP_WIT}/*.wit")
+  add_custom_command(
+    OUTPUT "${_component}"
+    COMMAND ${CMAKE_COMMAND} -E env "NODE_OPTIONS=--import=${BX_ROOT}/common/host/jco-preopens.mjs"
+            "${BX_NODE}" "${BX_JCO_JS}" embed --wit "${BX_HTTP_WIT}" --world-name service
+            -o "${_embedded}" "${_core_wasm}"
+    COMMAND "${BX_NODE}" "${BX_JCO_JS}" new "${_embedded}" -o "${_component}"
+    DEPENDS ${_core} ${_wit} "${BX_ROOT}/common/host/jco-preopens.mjs"
+    COMMENT "Componentising ${out_name}.wasm (${target})"
+    VERBATIM)
+  add_custom_target(${target} DEPENDS "${_component}")
+endfunction()
+
+# bx_stage(): the whole CMakeLists.txt of a stage directory stages/NN-name/.
+function(bx_stage)
+  get_filename_component(_name "${CMAKE_CURRENT_SOURCE_DIR}" NAME)  # "00-naive"
+  if(NOT _name MATCHES "^([0-9][0-9])-")
+    message(FATAL_ERROR "stage directory '${_name}' must be named NN-name")
+  endif()
+  set(_nn "${CMAKE_MATCH_1}")
+  set(_lib stage_${_nn})
+
+  bx_glob(_sources "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
+  bx_nonempty_sources(_sources ${_lib} ${_sources})
+  add_library(${_lib} STATIC ${_sources})
+  target_include_directories(${_lib} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_compile_definitions(${_lib} PUBLIC "BX_STAGE_NAME=\"${_name}\"")
+  target_link_libraries(${_lib} PUBLIC bx_common)
+
+  if(WASI)
+    bx_component(${_lib}_component ${_lib} bx_http_glue bx_router component)
+    # Built on demand (make test / make mutant-http), not by `all`:
+    bx_component(${_lib}_component_test ${_lib} bx_http_glue bx_router_test component_test)
+    bx_component(${_lib}_component_mutant ${_lib} bx_http_glue_mutant bx_router_test component_mutant)
+    foreach(_t ${_lib}_component_test_core ${_lib}_component_mutant_core)
+      set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+    endforeach()
+    add_custom_target(${_lib}_component_all ALL DEPENDS ${_lib}_component)
+  endif()
+
+  if(TARGET bx_harness)
+    add_executable(${_lib}_cli)
+    target_link_libraries(${_lib}_cli PRIVATE bx_harness bx_platform_posix ${_lib} bx_common)
+    set_target_properties(${_lib}_cli PROPERTIES OUTPUT_NAME cli
+                          RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+    if(WASI)
+      target_link_options(${_lib}_cli PRIVATE ${BX_WASM_LINK_OPTIONS})
+    endif()
+  endif()
+
+  # Stages in build order, for tests and the Makefile (lowest number first).
+  set_property(GLOBAL APPEND PROPERTY BX_STAGES "${_name}")
+endfunction()

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// Serves a wasi:http component locally, the way Spin runs it: a fresh
+// component instance for every request (`jco serve --isolate-requests instance`).
+//
+//   node common/host/serve.mjs <component.wasm> [--port P] [--host H]
+//
+// --port 0 (or none) picks a free port. When the server accepts connections
+// this prints one line on stdout:
+//   serving <component.wasm> at http://127.0.0.1:P/ (pid N)
+// and then relays the component's stderr ([timing] lines). SIGINT (Ctrl-C) or
+// SIGTERM stops it: jco runs in its own process group (jco starts a second
+// node process), and we kill that whole group, then exit.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const jcoJs = path.join(here, '../node/node_modules/@bytecodealliance/jco/dist/jco.js');
+
+function parseArgs(argv) {
+  const opts = { port: 0, host: '127.0.0.1', component: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--port') opts.port = Number(argv[++i]);
+    else if (a === '--host') opts.host = argv[++i];
+    else if (!opts.component) opts.component = a;
+    else throw new Error(`unexpected argument ${a}`);
+  }
+  if (!opts.component) throw new Error('usage: serve.mjs <component.wasm> [--port P] [--host H]');
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new Error('bad --port');
+  return opts;
+}
+
+// Asks the kernel for a free port by binding port 0, then releases it.
+function freePort(host) {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (!existsSync(opts.component)) throw new Error(`${opts.component} not found: run make build-wasm`);
+  if (!existsSync(jcoJs)) throw new Error(`${jcoJs} not found: run make setup`);
+  const port = opts.port || (await freePort(opts.host));
+
+  // jco transpiles the component into this directory; ours, so we can remove it
+  // after killing jco (its own clean-up never runs when it is killed).
+  const jcoDir = mkdtempSync(path.join(os.tmpdir(), 'bx-serve-'));
+  const child = spawn(process.execPath, [
+    jcoJs, 'serve', '--port', String(port), '--host', opts.host,
+    '--isolate-requests', 'instance', '--jco-dir', jcoDir, opts.component,
+  ], { detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
+
+  let stopping = false;
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+    // If jco ignores SIGTERM, make sure it goes anyway.
+    setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch {} }, 3000).unref();
+    if (signal) process.exitCode = 0;
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  child.on('exit', (code, signal) => {
+    try { process.kill(-child.pid, 'SIGKILL'); } catch {}  // stragglers in the group
+    rmSync(jcoDir, { recursive: true, force: true });
+    if (!stopping) {
+      console.error(`serve: jco exited (${signal ?? code})`);
+      process.exitCode = code || 1;
+    }
+    process.exit();
+  });
+
+  // Ready when the port accepts connections (jco needs a few seconds to
+  // transpile and start).
+  const deadline = Date.now() + 120_000;
+  while (!(await canConnect(opts.host, port))) {
+    if (stopping) return;
+    if (Date.now() > deadline) { console.error('serve: server did not start'); stop(); return; }
+    await sleep(100);
+  }
+  console.log(`serving ${opts.component} at http://${opts.host}:${port}/ (pid ${process.pid})`);
+}
+
+main().catch((e) => { console.error(`serve: ${e.message}`); process.exit(2); });

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Runs a WASI preview1 command module (a stage's cli.wasm) under node:wasi.
+//
+//   node common/host/wasi-run.mjs <module.wasm> [args...]
+//
+// Preopened: the current directory as "." and the repository root under its
+// own absolute path, so relative and absolute paths inside the repo both work.
+// The module's exit status becomes ours. Node's "WASI is experimental"
+// warning is filtered out, so stderr holds only what the module wrote.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Drop the ExperimentalWarning only; every other warning still prints.
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (w.name !== 'ExperimentalWarning') console.error(`${w.name}: ${w.message}`);
+});
+// Imported after the filter is in place (a static import would be hoisted).
+const { WASI } = await import('node:wasi');
+
+const [modulePath, ...args] = process.argv.slice(2);
+if (!modulePath) {
+  console.error('usage: wasi-run.mjs <module.wasm> [args...]');
+  process.exit(2);
+}
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const wasi = new WASI({
+  version: 'preview1',
+  args: [path.basename(modulePath), ...args],
+  env: process.env,
+  preopens: { '.': process.cwd(), [repoRoot]: repoRoot },
+  returnOnExit: true,
+});
+const module = await WebAssembly.compile(readFileSync(modulePath));
+const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+process.exitCode = wasi.start(instance);

@@ -1,0 +1,138 @@
+// Routing table and error format of the service. See router.hpp.
+#include "common/service/router.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+namespace bx::service {
+
+namespace {
+
+// Requests this instance has seen. A plain static: an instance is one
+// wasm instance, single-threaded.
+std::uint64_t g_instance_requests = 0;
+
+// Minimal JSON string escaping for our own messages (no dependency on
+// common/json, so routing works before anything else is linked in).
+std::string json_quote(std::string_view text) {
+    std::string out = "\"";
+    for (char c : text) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char escaped[8];
+                    std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+                    out += escaped;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    out += '"';
+    return out;
+}
+
+http::Response error_response(int status, std::string_view message) {
+    http::Response r;
+    r.status = status;
+    r.headers.emplace_back("content-type", "application/json");
+    r.body = "{\"error\":{\"status\":" + std::to_string(status) +
+             ",\"message\":" + json_quote(message) + "}}";
+    return r;
+}
+
+http::Response stamped(http::Response response) {
+    response.headers.emplace_back("x-bx-instance-requests", std::to_string(g_instance_requests));
+    return response;
+}
+
+// GET /ping: answers before touching the tokenizer or the model, so its time
+// is the instance start-up and network baseline on its own (as in the post).
+http::Response ping(const http::Request&) {
+    http::Response r;
+    r.headers.emplace_back("content-type", "text/plain");
+    r.body = "pong";
+    return r;
+}
+
+#ifdef BX_TEST_ROUTES
+// Test-only routes, compiled into the *_component_test builds only.
+// POST /__test/echo-length: proves the whole body arrived.
+http::Response echo_length(const http::Request& request) {
+    http::Response r;
+    r.headers.emplace_back("content-type", "application/json");
+    r.body = "{\"length\":" + std::to_string(request.body.size()) + "}";
+    return r;
+}
+
+// GET /__test/bytes?n=N: a body of N bytes ('a'..'z' repeating), for
+// responses far larger than one 4096-byte write.
+http::Response bytes(const http::Request& request) {
+    std::size_t n = 0;
+    const std::size_t at = request.path.find("n=");
+    if (at != std::string::npos) n = std::strtoull(request.path.c_str() + at + 2, nullptr, 10);
+    if (n > 64u * 1024u * 1024u) return error_response(400, "n too large");
+    http::Response r;
+    r.headers.emplace_back("content-type", "application/octet-stream");
+    r.body.resize(n);
+    for (std::size_t i = 0; i < n; ++i) r.body[i] = static_cast<char>('a' + i % 26);
+    return r;
+}
+#endif
+
+struct Route {
+    std::string_view path;
+    std::string_view method;
+    http::Response (*answer)(const http::Request&);
+};
+
+constexpr Route kRoutes[] = {
+    {"/ping", "GET", ping},
+    // ---- POST /redact --------------------------------------------------------
+    // Defined in common/service/redact.cpp. CMake sets BX_HAVE_REDACT=1 once that
+    // file exists; until then /redact is an unknown route (404).
+#if BX_HAVE_REDACT
+    {"/redact", "POST", redact},
+#endif
+    // ---------------------------------------------------------------------------
+#ifdef BX_TEST_ROUTES
+    {"/__test/echo-length", "POST", echo_length},
+    {"/__test/bytes", "GET", bytes},
+#endif
+};
+
+}  // namespace
+
+http::Response handle(const http::Request& request) {
+    ++g_instance_requests;
+    const std::string_view path = http::path_only(request.path);
+    std::string allowed;  // methods that exist for this path, for 405's Allow
+    for (const Route& route : kRoutes) {
+        if (route.path != path) continue;
+        if (route.method == request.method) return stamped(route.answer(request));
+        if (!allowed.empty()) allowed += ", ";
+        allowed += route.method;
+    }
+    if (allowed.empty()) {
+        return stamped(error_response(404, "no route for " + std::string(path)));
+    }
+    http::Response r = error_response(
+        405, "method " + request.method + " not allowed on " + std::string(path) + "; use " + allowed);
+    r.headers.emplace_back("allow", allowed);
+    return stamped(std::move(r));
+}
+
+http::Response reject(int status, std::string_view message) {
+    ++g_instance_requests;
+    return stamped(error_response(status, message));
+}
+
+}  // namespace bx::service

@@ -1,0 +1,20 @@
+// Paths the Node tests share. CTest passes them in the environment; the
+// defaults let a test also run by hand from the repository root.
+import path from 'node:path';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const root = process.env.BX_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const wasmBuild = process.env.BX_WASM_BUILD ?? path.join(root, 'build/wasm');
+export const nodeTools = process.env.BX_NODE_TOOLS ?? path.join(root, 'common/node');
+export const jcoJs = path.join(nodeTools, 'node_modules/@bytecodealliance/jco/dist/jco.js');
+
+// Stage directory names (NN-name), from the stages/ directory, in order.
+export function stageNames() {
+  return readdirSync(path.join(root, 'stages'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && /^\d\d-/.test(d.name))
+    .map((d) => d.name)
+    .sort();
+}
+
+export const firstStage = process.env.BX_FIRST_STAGE || stageNames()[0];
