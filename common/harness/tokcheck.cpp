@@ -8,7 +8,8 @@
 //
 // The expected file is JSONL as tokref.mjs writes it: an optional first line
 // {"scores":[...]}, then {"ids":[...],"tokens":[...],"offsets":[[b,e],...]}
-// per text, in corpus order. (A WASI program cannot start Node, so the
+// per text, in corpus order. The reference's scores may instead come as the
+// golden set's TSV (--scores: id, f64 bits in 16 hex digits, text, piece). (A WASI program cannot start Node, so the
 // Makefile runs tokref.mjs or unpacks the golden file first: tokcheck.mk.)
 #include <cstdio>
 #include <cstring>
@@ -29,7 +30,8 @@ namespace bx::harness {
 namespace {
 
 constexpr const char* kUsage =
-    "--expected FILE.jsonl [--corpus assets/corpora/tokcheck.jsonl] [--tokenizer tokenizer.json] [--show N]";
+    "--expected FILE.jsonl [--corpus assets/corpora/tokcheck.jsonl] [--scores FILE.tsv] [--tokenizer tokenizer.json] "
+    "[--show N]";
 
 int fail(const std::string& message) {
     std::fprintf(stderr, "tokcheck: %s\n", message.c_str());
@@ -41,6 +43,52 @@ struct Expected {
     std::vector<std::string> tokens;
     std::vector<Span> offsets;  // code points
 };
+
+// The golden set's scores.tsv: line k is "k<TAB>16 hex digits<TAB>...".
+bool read_score_bits(const std::string& tsv, std::vector<std::uint64_t>& out) {
+    for (std::size_t at = 0; at < tsv.size();) {
+        std::size_t end = tsv.find('\n', at);
+        if (end == std::string::npos) end = tsv.size();
+        std::string_view line(tsv.data() + at, end - at);
+        at = end + 1;
+        if (line.empty()) continue;
+        std::size_t tab = line.find('\t');
+        if (tab == std::string_view::npos || line.size() < tab + 17) return false;
+        if (std::strtoull(std::string(line.substr(0, tab)).c_str(), nullptr, 10) != out.size()) return false;
+        std::uint64_t bits = 0;
+        for (char c : line.substr(tab + 1, 16)) {
+            int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            if (h < 0) return false;
+            bits = bits * 16 + static_cast<std::uint64_t>(h);
+        }
+        out.push_back(bits);
+    }
+    return true;
+}
+
+// Compares the stage's scores with the reference's bit patterns.
+int compare_scores(const UnigramStep& step, const std::vector<std::uint64_t>& want, long show) {
+    if (want.size() != step.vocab_size()) {
+        std::printf("MISMATCH vocabulary size: reference %zu, stage %zu\n", want.size(), step.vocab_size());
+        return 1;
+    }
+    int failures = 0;
+    for (std::size_t id = 0; id < want.size(); ++id) {
+        double got = step.score(static_cast<std::int32_t>(id));
+        std::uint64_t got_bits;
+        std::memcpy(&got_bits, &got, sizeof got);
+        if (got_bits != want[id]) {
+            if (failures < show) {
+                double want_value;
+                std::memcpy(&want_value, &want[id], sizeof want_value);
+                std::printf("MISMATCH score of id %zu (%s): reference %.17g, stage %.17g\n", id,
+                            std::string(step.id_to_token(static_cast<std::int32_t>(id))).c_str(), want_value, got);
+            }
+            ++failures;
+        }
+    }
+    return failures;
+}
 
 bool read_expected_line(const json::Value& line, Expected& out) {
     const json::Value* ids = line.find("ids");
@@ -99,6 +147,7 @@ int tokcheck_main(int argc, char** argv) {
     const std::string corpus_path = args.value("--corpus", "assets/corpora/tokcheck.jsonl");
     const std::string expected_path = args.value("--expected");
     const std::string tokenizer_path = args.value("--tokenizer");
+    const std::string scores_path = args.value("--scores");
     const long show = args.number("--show", 5);
     if (!args.all_used(kUsage)) return 2;
     if (expected_path.empty()) return fail(std::string("--expected is required\nusage: tokcheck ") + kUsage);
@@ -137,27 +186,28 @@ int tokcheck_main(int argc, char** argv) {
         json::Error parse_error;
         if (!json::parse(lines[0], scores_line, parse_error)) return fail(expected_path + ":1: " + parse_error.message);
         const json::Value* scores = scores_line.find("scores");
-        const UnigramStep& step = tokenizer->step();
-        if (!scores || scores->items.size() != step.vocab_size()) {
-            std::printf("MISMATCH vocabulary size: reference %zu, stage %zu\n", scores ? scores->items.size() : 0,
-                        step.vocab_size());
-            ++failures;
-        } else {
-            for (std::size_t id = 0; id < step.vocab_size(); ++id) {
-                // The reference wrote shortest round-trip digits: strtod gives its bits back.
-                double want = scores->items[id].as_double();
-                double got = step.score(static_cast<std::int32_t>(id));
-                if (std::memcmp(&want, &got, sizeof want) != 0) {
-                    if (failures < show) {
-                        std::printf("MISMATCH score of id %zu (%s): reference %.17g, stage %.17g\n", id,
-                                    std::string(step.id_to_token(static_cast<std::int32_t>(id))).c_str(), want, got);
-                    }
-                    ++failures;
-                }
-            }
-            scores_checked = step.vocab_size();
+        if (!scores || !scores->is(json::Kind::Array)) return fail(expected_path + ":1: no scores array");
+        // The reference wrote shortest round-trip digits: strtod gives its bits back.
+        std::vector<std::uint64_t> bits;
+        for (const json::Value& score : scores->items) {
+            double value = score.as_double();
+            std::uint64_t b;
+            std::memcpy(&b, &value, sizeof b);
+            bits.push_back(b);
+        }
+        if (scores_path.empty()) {
+            failures += compare_scores(tokenizer->step(), bits, show);
+            scores_checked = bits.size();
         }
         line_index = 1;
+    }
+    if (!scores_path.empty()) {
+        std::string tsv;
+        std::vector<std::uint64_t> bits;
+        if (!read_file(scores_path, tsv, &error)) return fail(error);
+        if (!read_score_bits(tsv, bits)) return fail(scores_path + ": not id<TAB>bits lines");
+        failures += compare_scores(tokenizer->step(), bits, show);
+        scores_checked = bits.size();
     }
     if (lines.size() - line_index != corpus.texts.size()) {
         return fail(expected_path + " has " + std::to_string(lines.size() - line_index) + " encodings for " +

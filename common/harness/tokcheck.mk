@@ -5,9 +5,10 @@
 #   make tokcheck-mutant STAGE=NN [CORPUS=...]        succeeds only if tokcheck
 #                                                     FAILS on the mutant
 #
-# The expected encodings: for the default corpus, the golden file next to it
-# when there is one; otherwise tokref.mjs runs the reference on the corpus.
-# The reference's vocabulary scores always come from tokref.mjs (--scores).
+# The expected encodings: for the default corpus, the golden files next to it
+# when they exist (assets/corpora/README.md: tokcheck.golden.jsonl.gz and the
+# reference's score bits, tokcheck.scores.tsv.gz); otherwise tokref.mjs runs
+# the reference on the corpus and also exports its scores (--scores).
 # The mutant: the stage's source marked `// mutation-point: tiebreak` is
 # copied under build/, the `>` on the line after the marker becomes `>=`, and
 # that one object is compiled with the stage's own CMake flags and linked in
@@ -18,8 +19,12 @@ TOKCHECK_JSON     ?= assets/tokenizer/tokenizer.json
 TOKCHECK_DEFAULT  := $(firstword $(wildcard assets/corpora/tokcheck.jsonl assets/corpora/tokcheck.jsonl.gz))
 CORPUS            ?= $(TOKCHECK_DEFAULT)
 TOKCHECK_GOLDEN   := $(if $(filter $(TOKCHECK_DEFAULT),$(CORPUS)),$(firstword $(wildcard assets/corpora/tokcheck.golden.jsonl.gz assets/corpora/tokcheck.golden.jsonl)))
+TOKCHECK_SCORES   := $(if $(TOKCHECK_GOLDEN),$(firstword $(wildcard assets/corpora/tokcheck.scores.tsv.gz assets/corpora/tokcheck.scores.tsv)))
+TOKCHECK_ARGS      = --corpus $(TOKCHECK_DIR)/corpus.jsonl --expected $(TOKCHECK_DIR)/expected.jsonl \
+                     $(if $(TOKCHECK_SCORES),--scores $(TOKCHECK_DIR)/scores.tsv)
 TOKCHECK_CLI      := $(WASM_BUILD)/$(STAGE_DIR)/cli.wasm
-TOKCHECK_WASI     := $(NODE) --disable-warning=ExperimentalWarning common/host/wasi-run.mjs
+# --single-threaded-gc: see harness.mk (Node 20 can crash at exit after wasm memory growth).
+TOKCHECK_WASI     := $(NODE) --single-threaded-gc common/host/wasi-run.mjs
 TOKCHECK_MUTANT   := $(TOKCHECK_DIR)/mutant
 
 .PHONY: tokcheck tokcheck-mutant tokcheck-inputs tokcheck-cli
@@ -32,19 +37,24 @@ tokcheck-inputs: require-stage
 	@if [ -z "$(CORPUS)" ]; then echo "tokcheck: no corpus (give CORPUS=file.jsonl, or add assets/corpora/tokcheck.jsonl)"; exit 2; fi
 	@mkdir -p $(TOKCHECK_DIR)
 	@case "$(CORPUS)" in *.gz) gzip -dc "$(CORPUS)" ;; *) cat "$(CORPUS)" ;; esac > $(TOKCHECK_DIR)/corpus.jsonl
-	@echo "tokcheck: reference scores$(if $(TOKCHECK_GOLDEN), + golden $(TOKCHECK_GOLDEN), + reference run on $(CORPUS))"
+	@echo "tokcheck: $(CORPUS)$(if $(TOKCHECK_GOLDEN), with golden $(TOKCHECK_GOLDEN) and $(or $(TOKCHECK_SCORES),reference scores), run through the reference now)"
 	@set -o pipefail; \
 	if [ -n "$(TOKCHECK_GOLDEN)" ]; then \
-	  printf '' > $(TOKCHECK_DIR)/empty.jsonl; \
-	  $(NODE) common/harness/tokref.mjs $(TOKCHECK_JSON) $(TOKCHECK_DIR)/empty.jsonl --scores > $(TOKCHECK_DIR)/expected.jsonl; \
+	  if [ -n "$(TOKCHECK_SCORES)" ]; then \
+	    case "$(TOKCHECK_SCORES)" in *.gz) gzip -dc "$(TOKCHECK_SCORES)" ;; *) cat "$(TOKCHECK_SCORES)" ;; esac > $(TOKCHECK_DIR)/scores.tsv; \
+	    printf '' > $(TOKCHECK_DIR)/expected.jsonl; \
+	  else \
+	    printf '' > $(TOKCHECK_DIR)/empty.jsonl; \
+	    $(NODE) common/harness/tokref.mjs $(TOKCHECK_JSON) $(TOKCHECK_DIR)/empty.jsonl --scores > $(TOKCHECK_DIR)/expected.jsonl; \
+	  fi; \
 	  case "$(TOKCHECK_GOLDEN)" in *.gz) gzip -dc "$(TOKCHECK_GOLDEN)" ;; *) cat "$(TOKCHECK_GOLDEN)" ;; esac \
-	    | grep -v '^{"scores"' >> $(TOKCHECK_DIR)/expected.jsonl; \
+	    >> $(TOKCHECK_DIR)/expected.jsonl; \
 	else \
 	  $(NODE) common/harness/tokref.mjs $(TOKCHECK_JSON) $(TOKCHECK_DIR)/corpus.jsonl --scores > $(TOKCHECK_DIR)/expected.jsonl; \
 	fi
 
 tokcheck: tokcheck-cli tokcheck-inputs
-	$(TOKCHECK_WASI) $(TOKCHECK_CLI) tokcheck --corpus $(TOKCHECK_DIR)/corpus.jsonl --expected $(TOKCHECK_DIR)/expected.jsonl
+	$(TOKCHECK_WASI) $(TOKCHECK_CLI) tokcheck $(TOKCHECK_ARGS)
 
 tokcheck-mutant: tokcheck-cli tokcheck-inputs
 	@set -e -o pipefail; \
@@ -55,13 +65,13 @@ tokcheck-mutant: tokcheck-cli tokcheck-inputs
 	     END { exit done ? 0 : 1 }' $$src > $(TOKCHECK_MUTANT)/$$base \
 	  || { echo "tokcheck-mutant: no ' > ' on the line after the marker in $$src"; exit 2; }; \
 	echo "tokcheck-mutant: $$src, marked line mutated:"; diff $$src $(TOKCHECK_MUTANT)/$$base | sed 's/^/  /' || true; \
-	obj=stages/$(STAGE_NAME)/CMakeFiles/stage_$(STAGE_NUM).dir/$$base.o; \
-	compile=$$(cd $(WASM_BUILD) && make -s -n -B -f stages/$(STAGE_NAME)/CMakeFiles/stage_$(STAGE_NUM).dir/build.make $$obj \
-	           | grep -- " -c $$root/$$src" | tail -n 1); \
-	if [ -z "$$compile" ]; then echo "tokcheck-mutant: cannot find CMake's compile command for $$src"; exit 2; fi; \
+	rules=stages/$(STAGE_NAME)/CMakeFiles/stage_$(STAGE_NUM).dir/build.make; \
+	obj=$$(grep -o "^stages/$(STAGE_NAME)/CMakeFiles/stage_$(STAGE_NUM).dir/$$base\.[a-z]*:" $(WASM_BUILD)/$$rules | head -n 1); \
+	obj=$${obj%:}; \
+	compile=$$(cd $(WASM_BUILD) && make -s -n -B -f $$rules $$obj | grep -- " -c $$root/$$src" | tail -n 1); \
+	if [ -z "$$obj" ] || [ -z "$$compile" ]; then echo "tokcheck-mutant: cannot find CMake's compile command for $$src"; exit 2; fi; \
 	compile=$${compile//" -c $$root/$$src"/" -c $$root/$(TOKCHECK_MUTANT)/$$base"}; \
-	compile=$${compile//" -o CMakeFiles/stage_$(STAGE_NUM).dir/$$base.o"/" -o $$root/$(TOKCHECK_MUTANT)/$$base.o"}; \
-	compile=$$(echo "$$compile" | sed -e 's/ -MD -MT [^ ]* -MF [^ ]*//'); \
+	compile=$$(echo "$$compile" | sed -e 's/ -MD -MT [^ ]* -MF [^ ]*//' -e "s| -o [^ ]*/$$base\.[a-z]*| -o $$root/$(TOKCHECK_MUTANT)/$$base.o|"); \
 	echo "tokcheck-mutant: compiling the mutant"; (cd $(WASM_BUILD)/stages/$(STAGE_NAME) && eval "$$compile"); \
 	link=$$(cat $(WASM_BUILD)/stages/$(STAGE_NAME)/CMakeFiles/stage_$(STAGE_NUM)_cli.dir/link.txt); \
 	link=$${link/" libstage_$(STAGE_NUM).a"/" $$root/$(TOKCHECK_MUTANT)/$$base.o libstage_$(STAGE_NUM).a"}; \
@@ -70,7 +80,6 @@ tokcheck-mutant: tokcheck-cli tokcheck-inputs
 	echo "tokcheck-mutant: linking the mutant CLI"; (cd $(WASM_BUILD)/stages/$(STAGE_NAME) && eval "$$link"); \
 	test -f $(TOKCHECK_MUTANT)/cli.wasm; \
 	echo "tokcheck-mutant: running tokcheck on the mutant (it must fail)"; \
-	status=0; $(TOKCHECK_WASI) $(TOKCHECK_MUTANT)/cli.wasm tokcheck --corpus $(TOKCHECK_DIR)/corpus.jsonl \
-	  --expected $(TOKCHECK_DIR)/expected.jsonl --show 3 || status=$$?; \
+	status=0; $(TOKCHECK_WASI) $(TOKCHECK_MUTANT)/cli.wasm tokcheck $(TOKCHECK_ARGS) --show 3 || status=$$?; \
 	if [ $$status -eq 1 ]; then echo "tokcheck-mutant: OK, tokcheck caught the mutant"; \
 	else echo "tokcheck-mutant: FAILED, tokcheck exited $$status on the mutant (want 1)"; exit 1; fi
