@@ -1,0 +1,96 @@
+# The harness's make targets (included by the top Makefile, which defines
+# STAGE_DIR, STAGE_NAME, STAGE_NUM, WASM_BUILD, NATIVE_BUILD, NODE, JOBS).
+#
+#   make eval STAGE=NN [RUNS=20] [NATIVE=1]
+#       the eval corpus against assets/baselines/eval.bin + forward timing
+#   make check STAGE=NN [CORPUS=file.jsonl] [NATIVE=1] [VARIANT=name] [MUTATE=i]
+#       every live row's logit bits of stage NN vs stage 00's on a corpus
+#       (default assets/corpora/equivalence.jsonl); exit 1 on ANY difference
+#   make baseline [CORPUS=file.jsonl] [NATIVE=1]
+#       stage 00 writes assets/baselines/eval.bin and assets/baselines/<corpus>.ref
+#   make check-mutant STAGE=NN [CORPUS=...]
+#       succeeds only if `check` FAILS when one logit bit of one text is flipped
+#   make mathcheck [NATIVE=1]
+#       bx_expf / bx_erff vs the libc's expf / erff on all 2^32 inputs
+#
+# By default everything runs the shipped wasm build under Node (V8); NATIVE=1
+# uses the native build (a cross-check, never the proof).
+#
+# check's reference: assets/baselines/<corpus>.ref when committed (stage 00's
+# labels + logit-bit hashes per text), else stage 00 computes one into
+# build/harness/ (kept until the corpus, the model or stage 00 changes).
+# When texts differ, stage NN's logits for them go to a diff file and stage
+# 00's `explain` reports which tokens differ and max/mean |dlogit|: a WASI
+# program cannot start another, so make runs the two in turn.
+#
+# VARIANT=name (reserved for later stages): runs the executable `cli-name`
+# (`cli-name.wasm`) from the stage's build directory instead of `cli`, for
+# stages that build alternative versions of themselves.
+
+# Node: --single-threaded-gc because Node 20 intermittently segfaults (exit
+# 139) at exit after a wasm module has grown its memory to tens of MB (the
+# model alone is 23 MB) while V8's concurrent GC threads run; one GC thread
+# avoids it (measured: 0 crashes in 24 runs vs about 1 in 3).
+HARNESS_WASI    := $(NODE) --single-threaded-gc common/host/wasi-run.mjs
+HARNESS_FLAVOUR := $(if $(filter 1,$(NATIVE)),native,wasm)
+HARNESS_BUILD   := $(if $(filter 1,$(NATIVE)),$(NATIVE_BUILD),$(WASM_BUILD))
+STAGE00_DIR     := $(firstword $(wildcard stages/00-*))
+STAGE00_NAME    := $(notdir $(STAGE00_DIR))
+
+# The CLI of stage directory $(1), optionally a variant $(2), in the chosen flavour.
+harness_exe = $(HARNESS_BUILD)/stages/$(1)/cli$(if $(2),-$(2))$(if $(filter wasm,$(HARNESS_FLAVOUR)),.wasm)
+harness_cli = $(if $(filter wasm,$(HARNESS_FLAVOUR)),$(HARNESS_WASI) )$(call harness_exe,$(1),$(2))
+
+# CORPUS is also tokcheck's variable: take it only when given on the command
+# line or in the environment, never another fragment's default.
+HARNESS_CORPUS   := $(if $(filter command line environment,$(origin CORPUS)),$(CORPUS),assets/corpora/equivalence.jsonl)
+HARNESS_CNAME    := $(basename $(notdir $(HARNESS_CORPUS)))
+HARNESS_DIR      := build/harness
+HARNESS_REF_REPO := assets/baselines/$(HARNESS_CNAME).ref
+HARNESS_REF_BUILD := $(HARNESS_DIR)/$(HARNESS_CNAME).$(HARNESS_FLAVOUR).ref
+HARNESS_DIFF     := $(HARNESS_DIR)/$(STAGE_NAME).$(HARNESS_CNAME).$(HARNESS_FLAVOUR).diff
+HARNESS_MODEL    := assets/model/model.bxm
+
+.PHONY: eval check check-mutant baseline mathcheck harness-cli harness-cli-00
+
+# The stage's CLI and stage 00's (its oracle).
+harness-cli: require-stage $(HARNESS_BUILD)/CMakeCache.txt
+	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target $(sort stage_$(STAGE_NUM)_cli stage_00_cli)
+harness-cli-00: $(HARNESS_BUILD)/CMakeCache.txt
+	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target stage_00_cli
+
+eval: harness-cli
+	$(call harness_cli,$(STAGE_NAME)) eval $(if $(RUNS),--runs $(RUNS))
+
+# Stage 00's reference for a corpus with no committed one.
+$(HARNESS_REF_BUILD): $(HARNESS_CORPUS) $(HARNESS_MODEL) $(call harness_exe,$(STAGE00_NAME)) | harness-cli-00
+	@mkdir -p $(HARNESS_DIR)
+	$(call harness_cli,$(STAGE00_NAME)) dump --corpus $(HARNESS_CORPUS) --out $@
+
+# The reference check uses: the committed one if there is one.
+HARNESS_REF := $(if $(wildcard $(HARNESS_REF_REPO)),$(HARNESS_REF_REPO),$(HARNESS_REF_BUILD))
+
+check: harness-cli $(HARNESS_REF)
+	@mkdir -p $(HARNESS_DIR); rm -f $(HARNESS_DIFF); \
+	echo "check: $(STAGE_NAME)$(if $(VARIANT), variant $(VARIANT)) ($(HARNESS_FLAVOUR)) vs $(HARNESS_REF) on $(HARNESS_CORPUS)"; \
+	$(call harness_cli,$(STAGE_NAME),$(VARIANT)) check --corpus $(HARNESS_CORPUS) --ref $(HARNESS_REF) \
+	  --diff-out $(HARNESS_DIFF) $(if $(MUTATE),--mutate $(MUTATE)); rc=$$?; \
+	if [ $$rc -eq 1 ] && [ -f $(HARNESS_DIFF) ]; then \
+	  $(call harness_cli,$(STAGE00_NAME)) explain --corpus $(HARNESS_CORPUS) --diff $(HARNESS_DIFF); \
+	fi; exit $$rc
+
+# The check must be able to fail: flip the lowest bit of one logit of one
+# text (MUTATE, default text 0) and expect exit status 1.
+check-mutant:
+	@$(MAKE) check STAGE=$(STAGE_NUM) MUTATE=$(or $(MUTATE),0) $(if $(filter command line environment,$(origin CORPUS)),CORPUS=$(CORPUS)) NATIVE=$(NATIVE); \
+	rc=$$?; if [ $$rc -eq 1 ]; then echo "check-mutant: check failed on the one-bit mutation, as it must"; \
+	else echo "check-mutant: check did NOT catch the one-bit mutation (exit $$rc)"; exit 1; fi
+
+baseline: harness-cli-00
+	$(call harness_cli,$(STAGE00_NAME)) eval --write-baseline
+	$(call harness_cli,$(STAGE00_NAME)) dump --corpus $(HARNESS_CORPUS) --out $(HARNESS_REF_REPO)
+
+mathcheck: harness-cli-00
+	$(call harness_cli,$(STAGE00_NAME)) mathcheck
+
+-include common/harness/tokcheck.mk
