@@ -31,7 +31,8 @@ import sys
 import time
 from collections import defaultdict
 
-import numpy as np
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # shared cores: see train.py
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bxm  # noqa: E402
