@@ -1,0 +1,100 @@
+// Shared by the POST /redact integration tests: where the component is, how to
+// read a Server-Timing header, and what every successful answer must satisfy.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { firstStage, nodeTools, root, wasmBuild } from './lib/env.mjs';
+
+// BX_REDACT_STAGE=NN-name picks another stage; the default is the first one.
+export const stage = process.env.BX_REDACT_STAGE || firstStage;
+export const component = process.env.BX_REDACT_COMPONENT ??
+  path.join(wasmBuild, 'stages', stage, 'component.wasm');
+
+// The names the service sends, in its order (common/service/redact.hpp).
+export const TIMING_NAMES = ['tok_load', 'model_load', 'encode', 'forward', 'matmul', 'attention', 'other', 'total'];
+
+// "a;dur=1.0, b;dur=2.5;desc=\"x\"" -> [{name, dur, durText, desc}], in order.
+export function parseServerTiming(header) {
+  return header.split(',').map((part) => {
+    const [name, ...params] = part.trim().split(';');
+    const entry = { name: name.trim() };
+    for (const p of params) {
+      const eq = p.indexOf('=');
+      const key = p.slice(0, eq).trim();
+      const value = p.slice(eq + 1).trim();
+      if (key === 'dur') { entry.durText = value; entry.dur = Number(value); }
+      if (key === 'desc') entry.desc = value.replace(/^"(.*)"$/, '$1');
+    }
+    return entry;
+  });
+}
+
+// Checks the header's shape and returns {name: ms, ..., windows}.
+export function checkServerTiming(header) {
+  assert.ok(header, 'a Server-Timing header');
+  const entries = parseServerTiming(header);
+  assert.deepEqual(entries.map((e) => e.name), TIMING_NAMES, header);
+  const out = {};
+  for (const e of entries) {
+    assert.match(e.durText, /^\d+\.\d$/, `${e.name} has one decimal: ${header}`);
+    out[e.name] = e.dur;
+  }
+  const forward = entries.find((e) => e.name === 'forward');
+  const m = /^(\d+) window\(s\)$/.exec(forward.desc ?? '');
+  assert.ok(m, `forward desc "N window(s)": ${header}`);
+  out.windows = Number(m[1]);
+  // The profiler's buckets split the forward pass; total covers everything.
+  // (0.2 ms of slack: each number is rounded to 0.1 on its own.)
+  assert.ok(out.matmul + out.attention + out.other <= out.forward + 0.2, header);
+  assert.ok(out.forward + out.encode + out.tok_load + out.model_load <= out.total + 0.3, header);
+  return out;
+}
+
+// Windows the service must use for `n` content tokens (windows.hpp).
+export function expectedWindows(n) {
+  return n <= 0 ? 0 : 1 + Math.ceil(Math.max(0, n - 254) / 190);
+}
+
+// The reference tokenizer (Hugging Face tokenizers via @anush008/tokenizers):
+// content tokens of a text, independent of our C++ tokenizer.
+const require = createRequire(import.meta.url);
+let reference = null;
+export async function contentTokens(text) {
+  if (!reference) {
+    const { Tokenizer } = require(path.join(nodeTools, 'node_modules/@anush008/tokenizers'));
+    reference = Tokenizer.fromFile(path.join(root, 'assets/tokenizer/tokenizer.json'));
+  }
+  return (await reference.encode(text)).getIds().length - 2;  // minus <s> and </s>
+}
+
+export function evalTexts() {
+  return readFileSync(path.join(root, 'assets/corpora/eval.jsonl'), 'utf8')
+    .split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l).text);
+}
+
+// Every promise of a 200 answer (see redact.hpp), checked against the input.
+export function checkAnswer(text, answer) {
+  assert.equal(typeof answer.redacted, 'string');
+  assert.ok(Array.isArray(answer.entities));
+  const cps = [...text];  // code points: the API's offset unit
+  let rebuilt = '';
+  let copied = 0;
+  for (const e of answer.entities) {
+    const where = JSON.stringify(e);
+    assert.match(e.label, /^[A-Z][A-Z_]*$/, where);
+    assert.ok(Number.isInteger(e.start) && Number.isInteger(e.end), where);
+    assert.ok(copied <= e.start && e.start < e.end && e.end <= cps.length, `sorted, in range: ${where}`);
+    assert.equal(e.text, cps.slice(e.start, e.end).join(''), `text is the code points [start, end): ${where}`);
+    assert.equal(e.text, e.text.trim(), `no surrounding whitespace: ${where}`);
+    assert.ok(typeof e.score === 'number' && e.score > 0 && e.score <= 1, where);
+    rebuilt += cps.slice(copied, e.start).join('') + `[${e.label}]`;
+    copied = e.end;
+  }
+  rebuilt += cps.slice(copied).join('');
+  assert.equal(answer.redacted, rebuilt, 'redacted = text with each entity replaced by [LABEL]');
+}
+
+export async function postRedact(url, body, headers = { 'content-type': 'application/json' }) {
+  return fetch(`${url}/redact`, { method: 'POST', headers, body });
+}
