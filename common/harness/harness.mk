@@ -70,20 +70,25 @@ $(HARNESS_REF_BUILD): $(HARNESS_CORPUS) $(HARNESS_MODEL) $(call harness_exe,$(ST
 # The reference check uses: the committed one if there is one.
 HARNESS_REF := $(if $(wildcard $(HARNESS_REF_REPO)),$(HARNESS_REF_REPO),$(HARNESS_REF_BUILD))
 
-check: harness-cli $(HARNESS_REF)
+# The check itself, then (exit 1 only) stage 00's explanation; keeps check's status.
+define harness_check
 	@mkdir -p $(HARNESS_DIR); rm -f $(HARNESS_DIFF); \
-	echo "check: $(STAGE_NAME)$(if $(VARIANT), variant $(VARIANT)) ($(HARNESS_FLAVOUR)) vs $(HARNESS_REF) on $(HARNESS_CORPUS)"; \
+	echo "check: $(STAGE_NAME)$(if $(VARIANT), variant $(VARIANT)) ($(HARNESS_FLAVOUR)) vs $(HARNESS_REF) on $(HARNESS_CORPUS)$(if $(1), with a one-bit mutation in text $(1))"; \
 	$(call harness_cli,$(STAGE_NAME),$(VARIANT)) check --corpus $(HARNESS_CORPUS) --ref $(HARNESS_REF) \
-	  --diff-out $(HARNESS_DIFF) $(if $(MUTATE),--mutate $(MUTATE)); rc=$$?; \
+	  --diff-out $(HARNESS_DIFF) $(if $(1),--mutate $(1)); rc=$$?; \
 	if [ $$rc -eq 1 ] && [ -f $(HARNESS_DIFF) ]; then \
 	  $(call harness_cli,$(STAGE00_NAME)) explain --corpus $(HARNESS_CORPUS) --diff $(HARNESS_DIFF); \
-	fi; exit $$rc
+	fi
+endef
+
+check: harness-cli $(HARNESS_REF)
+	$(call harness_check,$(MUTATE)); exit $$rc
 
 # The check must be able to fail: flip the lowest bit of one logit of one
-# text (MUTATE, default text 0) and expect exit status 1.
-check-mutant:
-	@$(MAKE) check STAGE=$(STAGE_NUM) MUTATE=$(or $(MUTATE),0) $(if $(filter command line environment,$(origin CORPUS)),CORPUS=$(CORPUS)) NATIVE=$(NATIVE); \
-	rc=$$?; if [ $$rc -eq 1 ]; then echo "check-mutant: check failed on the one-bit mutation, as it must"; \
+# text (MUTATE, default text 0) and expect exit status 1 from `check`.
+check-mutant: harness-cli $(HARNESS_REF)
+	$(call harness_check,$(or $(MUTATE),0)); \
+	if [ $$rc -eq 1 ]; then echo "check-mutant: check failed on the one-bit mutation, as it must"; \
 	else echo "check-mutant: check did NOT catch the one-bit mutation (exit $$rc)"; exit 1; fi
 
 baseline: harness-cli-00
