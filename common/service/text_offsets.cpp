@@ -2,25 +2,12 @@
 
 #include <cstdint>
 
+#include "common/text/utf8.hpp"
+
 namespace bx::service {
 namespace {
 
 bool is_continuation(unsigned char b) { return (b & 0xC0) == 0x80; }
-
-// Decodes the character starting at `i` of valid UTF-8; sets its length.
-std::uint32_t decode(std::string_view s, std::size_t i, std::size_t& length) {
-    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-    const unsigned char lead = b(0);
-    if (lead < 0x80) { length = 1; return lead; }
-    if (lead < 0xE0) { length = 2; return (std::uint32_t(lead & 0x1F) << 6) | (b(1) & 0x3F); }
-    if (lead < 0xF0) {
-        length = 3;
-        return (std::uint32_t(lead & 0x0F) << 12) | (std::uint32_t(b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-    }
-    length = 4;
-    return (std::uint32_t(lead & 0x07) << 18) | (std::uint32_t(b(1) & 0x3F) << 12) |
-           (std::uint32_t(b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-}
 
 // Unicode's White_Space property (PropList.txt), all 25 code points.
 bool is_white_space(std::uint32_t c) {
@@ -32,32 +19,11 @@ bool is_white_space(std::uint32_t c) {
 }  // namespace
 
 std::size_t first_invalid_utf8(std::string_view text) {
-    const std::size_t n = text.size();
     std::size_t i = 0;
-    while (i < n) {
-        const auto lead = static_cast<unsigned char>(text[i]);
-        if (lead < 0x80) { ++i; continue; }
-        std::size_t length;
-        unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            length = 2;
-        } else if (lead >= 0xE0 && lead <= 0xEF) {
-            length = 3;
-            if (lead == 0xE0) lo = 0xA0;       // no overlong 3-byte forms
-            if (lead == 0xED) hi = 0x9F;       // no surrogates D800..DFFF
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            length = 4;
-            if (lead == 0xF0) lo = 0x90;       // no overlong 4-byte forms
-            if (lead == 0xF4) hi = 0x8F;       // nothing above U+10FFFF
-        } else {
-            return i;                          // C0, C1, F5..FF, or a stray continuation
-        }
-        if (i + length > n) return i;
-        const auto second = static_cast<unsigned char>(text[i + 1]);
-        if (second < lo || second > hi) return i;
-        for (std::size_t k = 2; k < length; ++k) {
-            if (!is_continuation(static_cast<unsigned char>(text[i + k]))) return i;
-        }
+    while (i < text.size()) {
+        if (static_cast<unsigned char>(text[i]) < 0x80) { ++i; continue; }
+        const std::size_t length = bx::utf8::valid_sequence_length(text.substr(i));
+        if (length == 0) return i;
         i += length;
     }
     return kValidUtf8;
@@ -76,15 +42,15 @@ ByteRange snap_to_characters(std::string_view text, ByteRange range) {
 ByteRange trim_whitespace(std::string_view text, ByteRange range) {
     std::size_t begin = range.begin, end = range.end;
     while (begin < end) {
-        std::size_t length;
-        if (!is_white_space(decode(text, begin, length))) break;
-        begin += length;
+        std::size_t next = begin;
+        if (!is_white_space(bx::utf8::decode(text, next))) break;
+        begin = next;
     }
     while (end > begin) {
         std::size_t start = end - 1;  // back to the lead byte of the last character
         while (start > begin && is_continuation(static_cast<unsigned char>(text[start]))) --start;
-        std::size_t length;
-        if (!is_white_space(decode(text, start, length))) break;
+        std::size_t next = start;
+        if (!is_white_space(bx::utf8::decode(text, next))) break;
         end = start;
     }
     return {begin, end};

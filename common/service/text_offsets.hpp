@@ -2,8 +2,9 @@
 // is it valid, where do the whitespace and character boundaries lie, and how
 // many code points precede a byte offset (the JSON API counts code points).
 //
-// Kept local and small on purpose: common/text/ is the project's full UTF-8
-// library; these helpers only cover what the service itself must decide.
+// Built on common/text/utf8 (validation, decoding); what is here is what only
+// the service needs: where a refusal points, and how an entity's byte range
+// is widened, trimmed and counted.
 #pragma once
 
 #include <cstddef>
