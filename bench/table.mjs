@@ -15,8 +15,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export function renderTable(runs) {
     const latest = latestByStageMode(runs);
     const lines = [
-        '| Stage | Forward, plain (ms) | Forward, epoch (ms) | Epoch / plain, medians (mins) | Matmul (ms) | Attention (ms) | Other (ms) | tok_load (ms) |',
-        '|---|--:|--:|--:|--:|--:|--:|--:|',
+        '| Stage | Forward, plain (ms) | Forward, epoch (ms) | Epoch / plain, medians (mins) | CPU, plain / epoch (ms) | Matmul (ms) | Attention (ms) | Other (ms) | tok_load (ms) |',
+        '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
     ];
     const cell = (entry) => {
         if (!entry) return '–';
@@ -38,11 +38,13 @@ export function renderTable(runs) {
             : '–';
         // Phases and tokenizer load from the plain build (epoch's are in the results file).
         const p = ok(plain) ? plain.result : ok(epoch) ? epoch.result : null;
-        lines.push(`| ${stage} | ${cell(plain)} | ${cell(epoch)} | ${ratio} | ${fmt(p?.profile_ms.matmul)} | ` +
+        const cpu = (e) => (ok(e) && e.result.forward_cpu_ms ? fmt(e.result.forward_cpu_ms.median) : '–');
+        lines.push(`| ${stage} | ${cell(plain)} | ${cell(epoch)} | ${ratio} | ${cpu(plain)} / ${cpu(epoch)} | ${fmt(p?.profile_ms.matmul)} | ` +
                    `${fmt(p?.profile_ms.attention)} | ${fmt(p?.profile_ms.other)} | ${fmt(p?.tok_load_ms.median)} |`);
     }
     lines.push('');
-    lines.push('Forward: median (min–max) of one window through the encoder, Node/V8, per-phase times from the plain build.');
+    lines.push('Forward: wall time of one window through the encoder, median (min–max), Node/V8; CPU: median CPU time of the ' +
+               'wasm thread for the same runs (leaves out time spent descheduled); phases from the plain build.');
     for (const run of [...usedRuns].sort((a, b) => a.date.localeCompare(b.date))) {
         const m = run.machine;
         lines.push(`Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.git.commit?.slice(0, 10) ?? '?'}${run.git.dirty ? ' (uncommitted changes)' : ''}: ` +

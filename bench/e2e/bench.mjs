@@ -222,7 +222,8 @@ function main() {
             if (r.error) { job.result.status = 'failed'; job.result.reason = r.error; continue; }
             raw.get(job).push(r.data);
             const fwd = summarize(r.data.forward_ms);
-            console.error(`[bench] ${job.stage} ${job.mode} round ${round + 1}: forward median ${fwd.median.toFixed(1)} ms, min ${fwd.min.toFixed(1)} ms`);
+            const cpuNote = r.data.forward_cpu_ms ? `, CPU median ${summarize(r.data.forward_cpu_ms).median.toFixed(1)} ms` : '';
+            console.error(`[bench] ${job.stage} ${job.mode} round ${round + 1}: forward median ${fwd.median.toFixed(1)} ms, min ${fwd.min.toFixed(1)} ms${cpuNote}`);
         }
     }
 
@@ -231,9 +232,12 @@ function main() {
         const runs = raw.get(job);
         if (res.status !== 'failed' && runs.length) {
             const forward = runs.flatMap((d) => d.forward_ms);
+            const cpu = runs.flatMap((d) => d.forward_cpu_ms ?? []);
             const phase = (k) => runs.reduce((s, d) => s + d.profile_ms[k], 0) / runs.length;
             Object.assign(res, {
                 forward_ms: { ...summarize(forward), runs: forward },
+                // CPU time of the wasm thread: leaves out time the thread sat descheduled.
+                forward_cpu_ms: cpu.length ? { ...summarize(cpu), runs: cpu } : null,
                 profile_ms: { matmul: phase('matmul'), attention: phase('attention'), other: phase('other') },
                 tok_load_ms: summarize(runs.flatMap((d) => d.tok_load_ms)),
                 model_load_ms: runs[0].model_load_ms,
@@ -267,7 +271,8 @@ function main() {
     for (const res of record.results) {
         const f = res.forward_ms;
         console.log(`${res.stage.padEnd(16)} ${res.mode.padEnd(6)} ${res.status.padEnd(9)} ` +
-            (f ? `forward median ${f.median.toFixed(1)} ms (min ${f.min.toFixed(1)}, max ${f.max.toFixed(1)}, n=${f.n})` : res.reason ?? ''));
+            (f ? `forward median ${f.median.toFixed(1)} ms (min ${f.min.toFixed(1)}, max ${f.max.toFixed(1)}, n=${f.n})` +
+                 (res.forward_cpu_ms ? `, CPU median ${res.forward_cpu_ms.median.toFixed(1)} ms` : '') : res.reason ?? ''));
     }
     return record.results.some((r) => r.status === 'failed') ? 1 : 0;
 }

@@ -10,7 +10,7 @@ import { renderTable } from '../table.mjs';
 const runs = loadRuns([join(dirname(fileURLToPath(import.meta.url)), 'sample-results.json')]);
 const failures = [];
 const table = renderTable(runs);
-for (const want of ['| 00-naive | 1000.0 (970.0–1050.0) | 1500.0 (1455.0–1575.0) | 1.50× (min 1.50×) | 800.0 | 150.0 | 50.0 | 30.0 |',
+for (const want of ['| 00-naive | 1000.0 (970.0–1050.0) | 1500.0 (1455.0–1575.0) | 1.50× (min 1.50×) | – / – | 800.0 | 150.0 | 50.0 | 30.0 |',
                     '| 02-broken | **failed** (check exited 1) |', 'load 0.1 → 0.2'])
     if (!table.includes(want)) failures.push(`table lacks: ${want}`);
 const svg = renderSvg(runs);
