@@ -67,6 +67,7 @@ function git(...args) {
 }
 
 test(`Server-Timing medians of ${REPEATS} requests (${stage})`, { timeout: 1_800_000 }, async () => {
+  const loadBefore = os.loadavg();
   const short = await measure(SHORT);
   const long = await measure(LONG);
   const cpus = os.cpus();
@@ -74,7 +75,11 @@ test(`Server-Timing medians of ${REPEATS} requests (${stage})`, { timeout: 1_800
     stage,
     what: 'POST /redact Server-Timing, median per field after one discarded request',
     runtime: `jco serve --isolate-requests instance (common/host/serve.mjs), Node ${process.version}, V8 ${process.versions.v8}`,
-    machine: { cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, platform: `${os.platform()} ${os.release()}` },
+    machine: {
+      cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, platform: `${os.platform()} ${os.release()}`,
+      // 1-minute load average before and after: other work on the machine inflates every number.
+      loadavg_1m: { before: Number(loadBefore[0].toFixed(2)), after: Number(os.loadavg()[0].toFixed(2)) },
+    },
     node: process.version,
     date: new Date().toISOString(),
     commit: git('rev-parse', 'HEAD'),
