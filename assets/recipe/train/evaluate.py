@@ -32,6 +32,20 @@ import time
 from collections import defaultdict
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # shared cores: see train.py
+
+
+def _early_jobs():
+    for i, x in enumerate(sys.argv):
+        if x == "--jobs" and i + 1 < len(sys.argv):
+            return int(sys.argv[i + 1])
+        if x.startswith("--jobs="):
+            return int(x.split("=", 1)[1])
+    return 2
+
+
+if _early_jobs() > 1:  # one thread per worker process; set before numpy / torch load
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -222,6 +236,34 @@ def float_fn(ckpt):
     return fn, ck
 
 
+# Worker processes: each loads the models it is asked for once, then computes logits for
+# a contiguous chunk of texts. _CFG (name -> (kind, path)) is set before the pool forks.
+_CFG, _CACHE = {}, {}
+
+
+def _get_fn(name):
+    if name not in _CACHE:
+        kind, path = _CFG[name]
+        _CACHE[name] = int8_fn(bxm.Int8Model(path)) if kind == "int8" else float_fn(path)[0]
+    return _CACHE[name]
+
+
+def _work(job):
+    name, chunk = job
+    return text_logits(_get_fn(name), chunk)
+
+
+def all_logits(name, ids_list, pool, jobs):
+    if pool is None:
+        return text_logits(_get_fn(name), ids_list)
+    size = max(1, -(-len(ids_list) // (jobs * 6)))
+    chunks = [ids_list[i:i + size] for i in range(0, len(ids_list), size)]
+    out = []
+    for part in pool.map(_work, [(name, c) for c in chunks], chunksize=1):
+        out.extend(part)
+    return out
+
+
 def read_tok(path, limit=None):
     out = []
     with open(path, encoding="utf-8") as f:
@@ -251,7 +293,7 @@ def tokenize_texts(texts, tokenizer):
     return [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
 
 
-def handwritten(path, tokenizer, fns):
+def handwritten(path, tokenizer, names, pool, jobs):
     rows = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
     encs = tokenize_texts([r["text"] for r in rows], tokenizer)
     ids_list, offs_list = [], []
@@ -261,8 +303,8 @@ def handwritten(path, tokenizer, fns):
         ids_list.append(ids[1:-1])
         offs_list.append([(a, b) for a, b in offs[1:-1]])  # code points = Python str indices
     result = {}
-    for name, fn in fns.items():
-        logits = text_logits(fn, ids_list)
+    for name in names:
+        logits = all_logits(name, ids_list, pool, jobs)
         det = tot = 0
         by_lang = defaultdict(lambda: [0, 0])
         misses = []
@@ -374,16 +416,25 @@ def main():
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--no-float", action="store_true")
     ap.add_argument("--out", default=os.path.join(ROOT, "assets/model"))
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes (one thread each)")
     a = ap.parse_args()
 
     t0 = time.time()
     h, labels, tensors = bxm.read_bxm(a.model)
     assert labels == bxm.LABELS, "label names differ from FORMAT.md"
-    q = bxm.Int8Model((h, labels, tensors))
-    fns = {"int8": int8_fn(q)}
-    ck = None
+    names, ck = ["int8"], None
+    _CFG["int8"] = ("int8", a.model)
     if not a.no_float and os.path.exists(a.ckpt):
-        fns["float"], ck = float_fn(a.ckpt)
+        names.append("float")
+        _CFG["float"] = ("float", a.ckpt)
+    pool = None
+    if a.jobs > 1:
+        import multiprocessing as mp
+        pool = mp.get_context("fork").Pool(a.jobs)  # before this process loads torch
+    if "float" in names:
+        import torch
+        ck = torch.load(a.ckpt, map_location="cpu")
+        ck.pop("model", None), ck.pop("optimizer", None)
     n_params = int(sum(v.size for k, v in tensors.items() if not k.endswith(".scale")))
     rep = {"model": {"file": os.path.relpath(a.model, ROOT), "bytes": os.path.getsize(a.model),
                      "sha256": sha256(a.model), "parameters": n_params, "vocab": h["vocab"],
@@ -401,9 +452,9 @@ def main():
             "windows": sum(len(window_starts(len(i))) for i in ids_list),
             "tokens": sum(len(i) for i in ids_list)}
     preds_argmax = {}
-    for name, fn in fns.items():
+    for name in names:
         t1 = time.time()
-        logits = text_logits(fn, ids_list)
+        logits = all_logits(name, ids_list, pool, a.jobs)
         preds = [viterbi(lg) for lg in logits]
         preds_argmax[name] = [lg.argmax(-1) for lg in logits]
         test[name] = score(texts, preds)
@@ -416,7 +467,7 @@ def main():
 
     tok = a.tokenizer or find_tokenizer()
     if os.path.exists(a.handwritten) and tok:
-        rep["handwritten"] = handwritten(a.handwritten, tok, fns)
+        rep["handwritten"] = handwritten(a.handwritten, tok, names, pool, a.jobs)
         rep["handwritten"]["tokenizer"] = os.path.relpath(tok, ROOT)
         print(f"hand-written: int8 {rep['handwritten']['int8']['percent']}%", flush=True)
     else:
