@@ -16,7 +16,11 @@ BENCH_WARMUP  ?= 5
 BENCH_ROUNDS  ?= 1
 BENCH_MODES   ?= plain,epoch
 BENCH_CORPUS  ?= assets/corpora/eval.jsonl
-BENCH_REF     ?= assets/baselines/eval.ref
+# Stage 00's reference for the corpus: the committed one, else one stage 00
+# computes into build/bench/ (remade when the corpus, the model or stage 00 changes).
+BENCH_STAGE00   := $(notdir $(firstword $(wildcard stages/00-*)))
+BENCH_REF_BUILD := build/bench/$(basename $(notdir $(BENCH_CORPUS))).ref
+BENCH_REF     ?= $(or $(wildcard assets/baselines/$(basename $(notdir $(BENCH_CORPUS))).ref),$(BENCH_REF_BUILD))
 BENCH_TIERING ?= turbofan
 BENCH_ARGS    ?=
 
@@ -26,12 +30,19 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
 
 .PHONY: bench bench-all bench-report bench-micro bench-selftest
 
+$(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
+	@mkdir -p $(dir $@)
+	$(NODE) --single-threaded-gc --disable-warning=ExperimentalWarning bench/e2e/wasi-host.mjs \
+	  $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm dump --corpus $(BENCH_CORPUS) --out $@
+
 # A failed check still redraws the report (the stage shows as failed), then fails.
 bench: require-stage build-wasm
+	@$(MAKE) $(BENCH_REF)
 	@status=0; $(BENCH_CMD) --stage $(STAGE_NAME) || status=$$?; \
 	$(MAKE) bench-report; exit $$status
 
 bench-all: build-wasm
+	@$(MAKE) $(BENCH_REF)
 	@status=0; $(BENCH_CMD) --all || status=$$?; \
 	$(MAKE) bench-report; exit $$status
 

@@ -71,7 +71,10 @@ function parseArgs(argv) {
 
 // ---- what we run on ----------------------------------------------------------
 
-const V8_FLAGS = { turbofan: ['--no-liftoff'], dynamic: [] };
+// --single-threaded-gc: Node 20 sometimes segfaults at exit after a module has
+// grown its memory by tens of MB while concurrent GC threads run (see
+// common/harness/harness.mk); a crash would read as a failed check.
+const V8_FLAGS = { turbofan: ['--no-liftoff', '--single-threaded-gc'], dynamic: ['--single-threaded-gc'] };
 
 function sh(cmd, args, options = {}) {
     try { return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], ...options }).trim(); } catch { return null; }
@@ -86,7 +89,7 @@ function machine() {
 // The compiler the wasm build used (CMake records what the toolchain file chose
 // under CMakeFiles/<cmake version>/), and its configured flags.
 function compiler(buildDir) {
-    const dir = join(root, buildDir);
+    const dir = resolve(root, buildDir);
     const cache = join(dir, 'CMakeCache.txt');
     if (!existsSync(cache)) return null;
     const text = readFileSync(cache, 'utf8');
@@ -109,7 +112,7 @@ function compiler(buildDir) {
 
 // The exact flags a stage's library was compiled with (CMake's flags.make).
 function stageFlags(buildDir, stage) {
-    const f = join(root, buildDir, 'stages', stage, 'CMakeFiles', `stage_${stage.slice(0, 2)}.dir`, 'flags.make');
+    const f = resolve(root, buildDir, 'stages', stage, 'CMakeFiles', `stage_${stage.slice(0, 2)}.dir`, 'flags.make');
     if (!existsSync(f)) return null;
     return readFileSync(f, 'utf8').match(/^CXX_FLAGS = (.*)$/m)?.[1]?.trim() ?? null;
 }
@@ -123,7 +126,7 @@ function gitInfo() {
 // ---- stages ------------------------------------------------------------------
 
 function findStages(o) {
-    const dir = join(root, o.build, 'stages');
+    const dir = resolve(root, o.build, 'stages');
     const built = existsSync(dir) ? readdirSync(dir).filter((d) => /^\d\d-/.test(d) && existsSync(join(dir, d, 'cli.wasm'))).sort() : [];
     if (o.all) return built;
     if (!o.stages) throw new Error('give --stage NN or --all');
@@ -136,9 +139,9 @@ function findStages(o) {
 
 // The module to run for a mode; epoch modules are written next to the original.
 function moduleFor(o, stage, mode) {
-    const plain = join(root, o.build, 'stages', stage, 'cli.wasm');
+    const plain = resolve(root, o.build, 'stages', stage, 'cli.wasm');
     if (mode === 'plain') return { path: plain };
-    const out = join(root, o.build, 'stages', stage, 'cli.epoch.wasm');
+    const out = resolve(root, o.build, 'stages', stage, 'cli.epoch.wasm');
     const { bytes, stats } = instrument(readFileSync(plain));
     if (!WebAssembly.validate(bytes)) throw new Error(`${stage}: the instrumented module does not validate`);
     writeFileSync(out, bytes);
