@@ -26,7 +26,7 @@ endif
 STAGE_NAME := $(notdir $(STAGE_DIR))
 STAGE_NUM  := $(firstword $(subst -, ,$(STAGE_NAME)))
 
-export WASM_BUILD NATIVE_BUILD NODE_TOOLS STAGE_DIR STAGE_NAME
+export WASM_BUILD NATIVE_BUILD NODE_TOOLS STAGE_DIR STAGE_NAME STAGE_NUM NODE JOBS
 
 # Debian packages for building and testing (make setup installs what is missing).
 APT_PACKAGES := clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
