@@ -20,6 +20,7 @@
 #include "common/harness/command.hpp"
 #include "common/harness/corpus.hpp"
 #include "common/harness/files.hpp"
+#include "common/harness/progress.hpp"
 #include "common/harness/fnv.hpp"
 #include "common/harness/reference.hpp"
 #include "common/harness/runner.hpp"
@@ -71,7 +72,9 @@ int check_main(int argc, char** argv) {
     diff.corpus_texts = static_cast<std::uint32_t>(corpus.texts.size());
     long rows = 0, agree = 0;
     int reported = 0;
+    const Progress progress("check", corpus.texts.size());
     for (std::size_t i = 0; i < corpus.texts.size(); ++i) {
+        progress.done(i);
         TextLogits text;
         if (!runner.run(corpus.texts[i], text, &error)) return fail("text " + std::to_string(i) + ": " + error);
         if (static_cast<long>(i) == mutate && !text.logits.empty())

@@ -8,6 +8,7 @@
 #include "common/harness/command.hpp"
 #include "common/harness/corpus.hpp"
 #include "common/harness/files.hpp"
+#include "common/harness/progress.hpp"
 #include "common/harness/reference.hpp"
 #include "common/harness/runner.hpp"
 
@@ -38,7 +39,9 @@ int dump_main(int argc, char** argv) {
     reference.model = runner.model_fingerprint();
     reference.corpus = corpus.fingerprint;
     long rows = 0;
+    const Progress progress("dump", corpus.texts.size());
     for (std::size_t i = 0; i < corpus.texts.size(); ++i) {
+        progress.done(i);
         TextLogits text;
         if (!runner.run(corpus.texts[i], text, &error)) {
             std::fprintf(stderr, "dump: text %zu: %s\n", i, error.c_str());

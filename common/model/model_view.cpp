@@ -155,8 +155,7 @@ std::optional<ModelView> ModelView::open(const void* data, std::size_t size, std
     if (size < bxm::kHeaderSize)
         return fail(error, "file is %zu bytes, shorter than the %zu-byte header", size, bxm::kHeaderSize);
     if (std::memcmp(base + bxm::kOffMagic, bxm::kMagic, 4) != 0)
-        return fail(error, "bad magic %02x %02x %02x %02x, expected \"BXM1\"", base[0], base[1], base[2],
-                                 base[3]);
+        return fail(error, "bad magic %02x %02x %02x %02x, expected \"BXM1\"", base[0], base[1], base[2], base[3]);
     const std::uint32_t version = read_u32(base + bxm::kOffVersion);
     if (version != bxm::kVersion)
         return fail(error, "version %u, this reader knows version %u", version, bxm::kVersion);
@@ -209,8 +208,8 @@ std::optional<ModelView> ModelView::open(const void* data, std::size_t size, std
         char expected[40];
         expected_label(i, expected, sizeof expected);
         if (name != expected)
-            return fail(error, "label %d is \"%.*s\", expected \"%s\"", i, static_cast<int>(name.size()),
-                                     name.data(), expected);
+            return fail(error, "label %d is \"%.*s\", expected \"%s\"", i, static_cast<int>(name.size()), name.data(),
+                        expected);
         view.label_names[i] = name;
     }
 
@@ -218,7 +217,7 @@ std::optional<ModelView> ModelView::open(const void* data, std::size_t size, std
     if (table % 4 != 0 || table < bxm::kHeaderSize || table > size ||
         size - table < bxm::kTensorCount * bxm::kTableEntrySize)
         return fail(error, "tensor table at %zu (%d entries of 64 bytes) does not fit in the file", table,
-                                 bxm::kTensorCount);
+                    bxm::kTensorCount);
 
     TableReader t(base, size, table, error);
     view.word_w = as_i8(t.next("emb.word.w", bxm::DType::I8, vocab, kHidden));
