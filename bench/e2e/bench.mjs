@@ -148,24 +148,32 @@ function moduleFor(o, stage, mode) {
     return { path: out, instrument: { functions: stats.functions, loops: stats.loops, checks: stats.checks } };
 }
 
+// A guest killed by a signal (Node itself crashing, not the guest failing) is
+// run again, up to twice; the retries are recorded.
 function runGuest(o, modulePath, args) {
     const nodeArgs = [...V8_FLAGS[o.tiering], '--disable-warning=ExperimentalWarning',
                       join(here, 'wasi-host.mjs'), modulePath, ...args];
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, nodeArgs, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-    return { status: r.status ?? -1, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: performance.now() - t0 };
+    let crashes = 0;
+    for (;;) {
+        const t0 = performance.now();
+        const r = spawnSync(process.execPath, nodeArgs, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+        const result = { status: r.status ?? -1, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: performance.now() - t0, crashes };
+        if (!r.signal || crashes === 2) return result;
+        crashes++;
+        console.error(`[bench] node was killed by ${r.signal}; running it again`);
+    }
 }
 
 const tail = (text, lines = 6) => text.trim().split('\n').slice(-lines).join('\n');
 
 function check(o, modulePath) {
     const r = runGuest(o, modulePath, ['check', '--ref', o.ref, '--corpus', o.corpus]);
-    return { exit: r.status, ms: Math.round(r.ms), output: tail(r.stdout + r.stderr) };
+    return { exit: r.status, signal: r.signal ?? undefined, crashes: r.crashes || undefined, ms: Math.round(r.ms), output: tail(r.stdout + r.stderr) };
 }
 
 function benchOnce(o, modulePath) {
     const r = runGuest(o, modulePath, ['bench', '--corpus', o.corpus, '--runs', String(o.runs), '--warmup', String(o.warmup)]);
-    if (r.status !== 0) return { error: `bench exited ${r.status}: ${tail(r.stderr || r.stdout)}` };
+    if (r.status !== 0) return { error: `bench exited ${r.status}${r.signal ? ` (${r.signal})` : ''}: ${tail(r.stderr || r.stdout, 3).slice(0, 400)}` };
     const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
     if (!line) return { error: 'bench printed no JSON' };
     return { data: JSON.parse(line), wall_ms: r.ms };
