@@ -1,0 +1,135 @@
+// Stage 02's int8 GEMM (stages/02-blocked-gemm/gemm.hpp) against the plain
+// loops of stage 00: the same int8 rows and scales, and outputs equal bit for
+// bit, for every tile shape the edges produce (row counts not divisible by 4,
+// odd output counts such as the classifier's 81) and both real k (384, 1536).
+//
+// The kernels are header functions in an unnamed namespace, so this file gets
+// its own copy of stage 02's; it links with stage 00 only, as every unit test.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "common/maths/quantize.hpp"
+#include "stages/02-blocked-gemm/gemm.hpp"
+
+namespace {
+
+// A linear layer with its own storage, filled from a seeded generator.
+struct OwnedLinear {
+    std::vector<std::int8_t> w;
+    std::vector<float> scale, bias;
+    bx::LinearView view;
+
+    OwnedLinear(int outputs, int k, std::mt19937& rng, int weight_limit = 127) {
+        std::uniform_int_distribution<int> weight(-weight_limit, weight_limit);
+        std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+        w.resize(static_cast<std::size_t>(outputs) * static_cast<std::size_t>(k));
+        for (auto& value : w) value = static_cast<std::int8_t>(weight(rng));
+        scale.resize(static_cast<std::size_t>(outputs));
+        bias.resize(static_cast<std::size_t>(outputs));
+        for (auto& value : scale) value = 0.001f + 0.01f * std::fabs(unit(rng));
+        for (auto& value : bias) value = unit(rng);
+        view = bx::LinearView{w.data(), scale.data(), bias.data(), outputs, k};
+    }
+};
+
+std::vector<float> random_rows(int rows, int k, std::mt19937& rng) {
+    std::normal_distribution<float> normal(0.0f, 2.0f);
+    std::vector<float> x(static_cast<std::size_t>(rows) * static_cast<std::size_t>(k));
+    for (auto& value : x) value = normal(rng);
+    return x;
+}
+
+// Stage 00's linear(): quantise a row, one int8 dot product per output, dequantise.
+std::vector<float> reference_linear(const bx::LinearView& layer, const std::vector<float>& x, int rows) {
+    std::vector<float> y(static_cast<std::size_t>(rows) * static_cast<std::size_t>(layer.rows));
+    std::vector<std::int8_t> q(static_cast<std::size_t>(layer.cols));
+    for (int t = 0; t < rows; ++t) {
+        const float s_in = bx::quantize_row_scalar(x.data() + t * layer.cols, layer.cols, q.data());
+        for (int o = 0; o < layer.rows; ++o) {
+            std::int32_t acc = 0;
+            for (int i = 0; i < layer.cols; ++i)
+                acc += std::int32_t{q[static_cast<std::size_t>(i)]} * std::int32_t{layer.w[o * layer.cols + i]};
+            y[static_cast<std::size_t>(t * layer.rows + o)] =
+                layer.bias[o] + (static_cast<float>(acc) * s_in) * layer.scale[o];
+        }
+    }
+    return y;
+}
+
+std::vector<float> tiled_linear(const bx::LinearView& layer, const std::vector<float>& x, int rows) {
+    bx::stage::QuantizedRows quantized;
+    bx::stage::quantize_rows(x.data(), rows, layer.cols, quantized);
+    std::vector<float> y(static_cast<std::size_t>(rows) * static_cast<std::size_t>(layer.rows));
+    bx::stage::gemm(layer, quantized, rows, y.data());
+    return y;
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("stage 02: quantising all rows up front gives each row's own int8 values and scale", "[stage02][gemm]") {
+    std::mt19937 rng(2);
+    const int rows = 7, k = 384;
+    std::vector<float> x = random_rows(rows, k, rng);
+    for (int c = 0; c < k; ++c) x[static_cast<std::size_t>(3 * k + c)] = 0.0f;  // an all-zero row: scale 0
+    bx::stage::QuantizedRows quantized;
+    bx::stage::quantize_rows(x.data(), rows, k, quantized);
+    REQUIRE(quantized.q.size() == static_cast<std::size_t>(rows * k));
+    REQUIRE(quantized.scale.size() == static_cast<std::size_t>(rows));
+    std::vector<std::int8_t> q(static_cast<std::size_t>(k));
+    for (int t = 0; t < rows; ++t) {
+        const float s_in = bx::quantize_row_scalar(x.data() + t * k, k, q.data());
+        CHECK(std::memcmp(&s_in, &quantized.scale[static_cast<std::size_t>(t)], sizeof s_in) == 0);
+        CHECK(std::memcmp(q.data(), quantized.q.data() + t * k, static_cast<std::size_t>(k)) == 0);
+    }
+}
+
+TEST_CASE("stage 02: the 4x2-tiled GEMM equals stage 00's linear bit for bit, edge tiles included",
+          "[stage02][gemm]") {
+    std::mt19937 rng(20);
+    for (const int k : {16, 384, 1536}) {
+        for (const int outputs : {1, 2, 3, 81, 384}) {
+            const OwnedLinear layer(outputs, k, rng);
+            for (int rows = 1; rows <= 9; ++rows) {
+                const std::vector<float> x = random_rows(rows, k, rng);
+                INFO("k " << k << ", outputs " << outputs << ", rows " << rows);
+                CHECK(same_bits(tiled_linear(layer.view, x, rows), reference_linear(layer.view, x, rows)));
+            }
+        }
+    }
+}
+
+TEST_CASE("stage 02: the GEMM writes exactly rows x outputs values", "[stage02][gemm]") {
+    std::mt19937 rng(21);
+    const OwnedLinear layer(81, 384, rng);
+    const int rows = 7;  // e.g. live = 7 in the last layer: one 4-row tile, then 3
+    const std::vector<float> x = random_rows(rows, 384, rng);
+    bx::stage::QuantizedRows quantized;
+    bx::stage::quantize_rows(x.data(), rows, 384, quantized);
+    const float sentinel = -12345.0f;
+    std::vector<float> y(static_cast<std::size_t>((rows + 1) * 81), sentinel);
+    bx::stage::gemm(layer.view, quantized, rows, y.data());
+    for (std::size_t i = 0; i < static_cast<std::size_t>(rows * 81); ++i) CHECK(y[i] != sentinel);
+    for (std::size_t i = static_cast<std::size_t>(rows * 81); i < y.size(); ++i) CHECK(y[i] == sentinel);
+}
+
+TEST_CASE("stage 02: extreme int8 values over k = 1536 stay exact (no i16 or i32 overflow)", "[stage02][gemm]") {
+    // dot_i16x8 adds two products of at most 127 * 128 into an i32 lane; the
+    // largest |acc| here is 1536 * 127 * 127, far below 2^31.
+    std::mt19937 rng(22);
+    OwnedLinear layer(4, 1536, rng);
+    for (std::size_t i = 0; i < layer.w.size(); ++i) layer.w[i] = static_cast<std::int8_t>(i % 3 == 0 ? -127 : 127);
+    std::fill(layer.w.begin() + 1536, layer.w.begin() + 3072, static_cast<std::int8_t>(-128));
+    std::vector<float> x(5 * 1536, 1.0f);
+    for (std::size_t i = 1536; i < 3072; ++i) x[i] = -1.0f;
+    for (std::size_t i = 3072; i < 4608; ++i) x[i] = (i % 2 == 0) ? 3.0f : -3.0f;
+    CHECK(same_bits(tiled_linear(layer.view, x, 5), reference_linear(layer.view, x, 5)));
+}
