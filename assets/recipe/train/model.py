@@ -50,6 +50,18 @@ class TokenClassifier(nn.Module):
         self.cls = nn.Linear(HIDDEN, N_LABELS)
         self.apply(self._init)
 
+    def init_positions_sinusoidal(self, scale):
+        """Start the (learned, absolute) position table from the Transformer's sinusoids times
+        `scale`: relative offsets are then linear maps of it, so attention to neighbours can be
+        learned in a few hundred steps instead of having to emerge from random vectors."""
+        pos = torch.arange(MAX_POS, dtype=torch.float64)[:, None]
+        i = torch.arange(0, HIDDEN, 2, dtype=torch.float64)[None, :]
+        ang = pos / torch.pow(10000.0, i / HIDDEN)
+        table = torch.zeros(MAX_POS, HIDDEN, dtype=torch.float64)
+        table[:, 0::2], table[:, 1::2] = torch.sin(ang), torch.cos(ang)
+        with torch.no_grad():
+            self.pos.weight.copy_((table * scale).float())
+
     @staticmethod
     def _init(m):
         # BERT's initialisation: N(0, 0.02) weights, zero biases, LayerNorm 1 / 0.

@@ -20,6 +20,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 import time
 
@@ -148,6 +149,8 @@ def main():
     ap.add_argument("--limit", type=int, default=None, help="read only the first N texts (smoke tests)")
     ap.add_argument("--vocab", type=int, default=None, help="default: tokenizer.json size, else max id + 1")
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--pos-init", choices=["normal", "sinusoidal"], default="sinusoidal")
+    ap.add_argument("--pos-scale", type=float, default=0.04)
     a = ap.parse_args()
 
     torch.set_num_threads(a.threads)
@@ -173,6 +176,8 @@ def main():
     np.random.seed(a.seed)
     torch.manual_seed(a.seed)
     model = TokenClassifier(vocab)
+    if a.pos_init == "sinusoidal":
+        model.init_positions_sinusoidal(a.pos_scale)
     no_decay = [p for n, p in model.named_parameters() if p.ndim < 2 or n.startswith(("word.", "pos.", "tok_type."))]
     decay = [p for n, p in model.named_parameters() if not (p.ndim < 2 or n.startswith(("word.", "pos.", "tok_type.")))]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": a.wd},
@@ -198,6 +203,9 @@ def main():
         f"params {n_params(model)}; batch {a.batch}; lr {a.lr}; budget {a.minutes} min; "
         f"threads {torch.get_num_threads()}", a.log)
 
+    stop = []  # SIGTERM / SIGINT: save a checkpoint, then stop
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
     model.train()
     t_start = time.time()
     base_elapsed = state["elapsed"]
@@ -208,7 +216,7 @@ def main():
     while True:
         elapsed = base_elapsed + (time.time() - t_start)
         frac = elapsed / budget
-        if frac >= 1.0:
+        if frac >= 1.0 or stop:
             state["elapsed"] = elapsed
             break
         lr = lr_at(frac, a.lr, a.warmup)
@@ -249,6 +257,9 @@ def main():
             save_ckpt(ckpt_path, model, opt, state)
             last_ckpt = time.time()
     save_ckpt(ckpt_path, model, opt, state)
+    if stop:
+        log(f"stopped by signal at step {state['step']}, {state['elapsed'] / 60:.1f} min; checkpoint saved", a.log)
+        return
     acc, acc_e, dl = dev_eval(model, dv_ids, dv_lab)
     log(f"dev final step {state['step']}: token acc {acc:.4f} entity-token acc {acc_e:.4f} loss {dl:.4f}", a.log)
     log(f"done: {state['step']} steps, {state['tokens_seen']} tokens ({state['content_tokens_seen']} content) "
