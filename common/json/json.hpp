@@ -1,6 +1,8 @@
 // A small JSON reader and writer: enough for tokenizer.json (2 MB, 31k pieces),
-// request bodies and JSONL corpora. Numbers keep their source text so that a
-// score reads back exactly as serde_json would parse it (correctly rounded f64).
+// request bodies and JSONL corpora. Numbers keep their source text, so each
+// reader can choose its reading: as_double() is the correctly rounded f64
+// (strtod); the tokenizer's scores are read the way the reference reads them,
+// with serde_json's default (not correctly rounded) parser: serde_f64.hpp.
 #pragma once
 
 #include <cstddef>
@@ -34,7 +36,8 @@ public:
     bool is(Kind k) const { return kind == k; }
     // Object member by key (first match), or nullptr.
     const Value* find(std::string_view key) const;
-    // Number as f64 (correctly rounded from the source text), or 0 for non-numbers.
+    // Number as f64 (correctly rounded from the source text, like strtod), or 0
+    // for non-numbers. Not what serde_json gives for 17-digit texts: see serde_f64.hpp.
     double as_double() const;
     // Number as integer if it is one exactly and fits; false otherwise.
     bool as_int64(std::int64_t& out) const;

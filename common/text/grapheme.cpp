@@ -1,27 +1,41 @@
-// Cluster boundaries by the rules of UAX #29 (GB3..GB13). GB9c (Indic conjunct
-// clusters) is not implemented: it only joins sequences of 9 bytes or more,
-// which the normaliser treats character by character either way, and it could
-// only move a later boundary in rare Indic-plus-combining-mark sequences.
+// Cluster boundaries by the rules of UAX #29 (GB3..GB13, GB9c included: the
+// reference applies it, and it matters, e.g. क + ् + क़ + U+0301 is one cluster
+// of 11 bytes, normalised character by character, so the accent survives).
 #include "common/text/grapheme.hpp"
 
 #include "common/text/utf8.hpp"
 
 namespace bx::grapheme {
 
-GraphemeClass class_of(char32_t c) {
-    if (c >= 0x20 && c < 0x7F) return GraphemeClass::Other;  // printable ASCII
-    std::size_t lo = 0, hi = kClassRangeCount;
+namespace {
+
+// Binary search of a sorted range table; `none` outside every range.
+template <typename Range, typename Value>
+Value lookup(const Range* ranges, std::size_t count, char32_t c, Value none) {
+    std::size_t lo = 0, hi = count;
     while (lo < hi) {
         std::size_t mid = (lo + hi) / 2;
-        if (kClassRanges[mid].last < c) {
+        if (ranges[mid].last < c) {
             lo = mid + 1;
-        } else if (kClassRanges[mid].first > c) {
+        } else if (ranges[mid].first > c) {
             hi = mid;
         } else {
-            return kClassRanges[mid].value;
+            return ranges[mid].value;
         }
     }
-    return GraphemeClass::Other;
+    return none;
+}
+
+}  // namespace
+
+GraphemeClass class_of(char32_t c) {
+    if (c >= 0x20 && c < 0x7F) return GraphemeClass::Other;  // printable ASCII
+    return lookup(kClassRanges, kClassRangeCount, c, GraphemeClass::Other);
+}
+
+ConjunctClass conjunct_class_of(char32_t c) {
+    if (c < 0x300) return ConjunctClass::None;
+    return lookup(kConjunctRanges, kConjunctRangeCount, c, ConjunctClass::None);
 }
 
 namespace {
@@ -34,7 +48,17 @@ bool is_control(G g) { return g == G::Control || g == G::CR || g == G::LF; }
 
 std::size_t cluster_end(std::string_view text, std::size_t start) {
     std::size_t i = start;
-    G previous = class_of(utf8::decode(text, i));
+    const char32_t first = utf8::decode(text, i);
+    G previous = class_of(first);
+    // GB9c: a consonant seen, then (after any extends) a linker seen.
+    enum class Conjunct { None, AfterConsonant, AfterLinker };
+    auto conjunct_step = [](Conjunct state, ConjunctClass c) {
+        if (c == ConjunctClass::Consonant) return Conjunct::AfterConsonant;
+        if (state != Conjunct::None && c == ConjunctClass::Linker) return Conjunct::AfterLinker;
+        if (state != Conjunct::None && c == ConjunctClass::Extend) return state;
+        return Conjunct::None;
+    };
+    Conjunct conjunct = conjunct_step(Conjunct::None, conjunct_class_of(first));
     // GB11 needs "pictograph, then Extend*, then ZWJ" before a pictograph;
     // GB12/13 need the parity of the regional indicators run.
     bool pictograph_then_extends = previous == G::ExtendedPictographic;
@@ -42,7 +66,9 @@ std::size_t cluster_end(std::string_view text, std::size_t start) {
     int regional_indicators = previous == G::RegionalIndicator ? 1 : 0;
     while (i < text.size()) {
         std::size_t next_index = i;
-        G next = class_of(utf8::decode(text, next_index));
+        const char32_t next_char = utf8::decode(text, next_index);
+        G next = class_of(next_char);
+        ConjunctClass next_conjunct = conjunct_class_of(next_char);
         bool join;
         if (previous == G::CR && next == G::LF) {
             join = true;                                              // GB3
@@ -58,6 +84,8 @@ std::size_t cluster_end(std::string_view text, std::size_t start) {
             join = true;                                              // GB9, GB9a
         } else if (previous == G::Prepend) {
             join = true;                                              // GB9b
+        } else if (conjunct == Conjunct::AfterLinker && next_conjunct == ConjunctClass::Consonant) {
+            join = true;                                              // GB9c
         } else if (zwj_after_pictograph && next == G::ExtendedPictographic) {
             join = true;                                              // GB11
         } else if (previous == G::RegionalIndicator && next == G::RegionalIndicator) {
@@ -74,6 +102,7 @@ std::size_t cluster_end(std::string_view text, std::size_t start) {
             pictograph_then_extends = false;
         }
         regional_indicators = next == G::RegionalIndicator ? regional_indicators + 1 : 0;
+        conjunct = conjunct_step(conjunct, next_conjunct);
         previous = next;
         i = next_index;
     }

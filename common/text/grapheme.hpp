@@ -22,11 +22,24 @@ struct ClassRange {
     GraphemeClass value;
 };
 
+// Indic_Conjunct_Break, for rule GB9c: a consonant, then a linker (virama)
+// possibly among extends, then a consonant, all stay in one cluster.
+enum class ConjunctClass : std::uint8_t { None, Consonant, Extend, Linker };
+
+struct ConjunctRange {
+    char32_t first;
+    char32_t last;
+    ConjunctClass value;
+};
+
 // Sorted, disjoint; generated into grapheme_table.cpp.
 extern const ClassRange kClassRanges[];
 extern const std::size_t kClassRangeCount;
+extern const ConjunctRange kConjunctRanges[];
+extern const std::size_t kConjunctRangeCount;
 
 GraphemeClass class_of(char32_t code_point);
+ConjunctClass conjunct_class_of(char32_t code_point);
 
 // Byte offset where the cluster starting at byte `start` of validated UTF-8
 // `text` ends (start < text.size()).

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "common/text/utf8.hpp"
 #include "common/tokenizer/normalized_string.hpp"
 #include "common/tokenizer/precompiled_normalizer.hpp"
 
@@ -67,7 +68,9 @@ Encoding Tokenizer::encode(std::string_view text) const {
     }
 
     std::vector<Piece> pieces;
-    for (const Segment& segment : split_added_tokens(text, config_.added_tokens)) {
+    std::vector<Segment> segments;
+    if (utf8::is_valid(text)) segments = split_added_tokens(text, config_.added_tokens);
+    for (const Segment& segment : segments) {
         if (segment.token) {
             emit(segment.token->id, segment.token->content, {segment.begin, segment.end});
             continue;

@@ -8,7 +8,9 @@
 //        -> post-process: "<s> $A </s>"
 //
 // Everything but the Unigram step is common code; the step is what the stages
-// optimise (the post's Part 4), so it comes in through UnigramStep.
+// optimise (the post's Part 4), so it comes in through UnigramStep, which the
+// Tokenizer owns. README.md in this directory lists the reference's behaviours
+// (quirks included) that this code reproduces, and how each was established.
 #pragma once
 
 #include <cstdint>
@@ -65,7 +67,9 @@ public:
     // `config` comes from read_tokenizer_config(); `step` from the stage.
     Tokenizer(TokenizerConfig config, std::unique_ptr<UnigramStep> step);
 
-    // Encodes valid UTF-8 text (the caller validates it), with <s> and </s>.
+    // Encodes UTF-8 text, with <s> and </s>. The caller validates the text (our
+    // JSON reader only yields valid UTF-8); ill-formed text gives just <s> </s>
+    // rather than reading past a truncated sequence.
     Encoding encode(std::string_view text) const;
 
     const TokenizerConfig& config() const { return config_; }

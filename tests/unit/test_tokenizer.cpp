@@ -186,6 +186,11 @@ TEST_CASE("precompiled: nmt_nfkc cluster rules (embedded tokenizer.json)", "[tok
     // alone: fullwidth A + U+0301 loses its accent, as in the reference.
     CHECK(normalize("\xEF\xBC\xA1\xCC\x81") == "A");
     CHECK(normalize("\r\n") == " ");                                                  // one cluster
+    // क़ + U+0301 alone is a 5-byte cluster: the accent goes. After क + virama
+    // (GB9c) the cluster is 11 bytes, normalised per character: it stays.
+    CHECK(normalize("\xE0\xA5\x98\xCC\x81") == "\xE0\xA4\x95\xE0\xA4\xBC");
+    CHECK(normalize("\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA5\x98\xCC\x81") ==
+          "\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA4\x95\xE0\xA4\xBC\xCC\x81");
     CHECK(normalize("a\xE2\x80\x8B" "b") == "a b");                                   // ZWSP -> space
     CHECK(normalize("\x01" "ab") == "ab");                                            // control removed
 }

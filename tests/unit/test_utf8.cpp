@@ -80,4 +80,7 @@ TEST_CASE("grapheme: UAX #29 rules", "[utf8]") {
     CHECK(clusters("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9") == V{11});  // 👨‍👩 (GB11)
     CHECK(clusters("\xF0\x9F\x87\xAB\xF0\x9F\x87\xB7\xF0\x9F\x87\xA9") == V{8, 4});  // 🇫🇷🇩 (GB12/13)
     CHECK(clusters("\xC2\xAD\xCC\x81") == V{2, 2});                   // soft hyphen is a control
+    // GB9c: consonant + virama + consonant (क्क), but not without the virama.
+    CHECK(clusters("\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA4\x95") == V{9});
+    CHECK(clusters("\xE0\xA4\x95\xE0\xA4\x95") == V{3, 3});
 }
