@@ -10,6 +10,8 @@
 #       stage 00 writes assets/baselines/eval.bin and assets/baselines/<corpus>.ref
 #   make check-mutant STAGE=NN [CORPUS=...]
 #       succeeds only if `check` FAILS when one logit bit of one text is flipped
+#   make contract-check
+#       stage 00 vs the numpy reference of the contract, one window, bit for bit
 #   make mathcheck [NATIVE=1]
 #       bx_expf / bx_erff vs the libc's expf / erff on all 2^32 inputs
 #
@@ -51,7 +53,7 @@ HARNESS_REF_BUILD := $(HARNESS_DIR)/$(HARNESS_CNAME).$(HARNESS_FLAVOUR).ref
 HARNESS_DIFF     := $(HARNESS_DIR)/$(STAGE_NAME).$(HARNESS_CNAME).$(HARNESS_FLAVOUR).diff
 HARNESS_MODEL    := assets/model/model.bxm
 
-.PHONY: eval check check-mutant baseline mathcheck harness-cli harness-cli-00
+.PHONY: eval check check-mutant baseline mathcheck contract-check harness-cli harness-cli-00
 
 # The stage's CLI and stage 00's (its oracle).
 harness-cli: require-stage $(HARNESS_BUILD)/CMakeCache.txt
@@ -99,3 +101,18 @@ mathcheck: harness-cli-00
 	$(call harness_cli,$(STAGE00_NAME)) mathcheck
 
 -include common/harness/tokcheck.mk
+
+# Stage 00 against the numpy reference of the contract (bxm.py, exact mode,
+# with our exp/erf through a shared library): all 256 x 81 logits of one
+# window must have the same bits. Native only; needs /usr/bin/python3 + numpy.
+CONTRACT_IDS := 0,5,1000,2345,77,30999,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,2
+$(HARNESS_DIR)/libbxmaths.so: common/harness/contract/maths_capi.cpp $(wildcard common/maths/*.cpp common/maths/*.hpp)
+	@mkdir -p $(HARNESS_DIR)
+	clang++-19 -O2 -ffp-contract=off -std=c++20 -fPIC -shared -I. common/harness/contract/maths_capi.cpp \
+	  common/maths/expf.cpp common/maths/erff.cpp -o $@
+
+contract-check: $(HARNESS_DIR)/libbxmaths.so
+	$(MAKE) harness-cli-00 NATIVE=1
+	$(NATIVE_BUILD)/stages/$(STAGE00_NAME)/cli logits --ids $(CONTRACT_IDS) --out $(HARNESS_DIR)/contract.logits
+	/usr/bin/python3 common/harness/contract/contract_check.py $(HARNESS_MODEL) $(HARNESS_DIR)/contract.logits \
+	  $(HARNESS_DIR)/libbxmaths.so $(CONTRACT_IDS)
