@@ -10,10 +10,11 @@
 
 extern "C" __attribute__((export_name("cabi_realloc")))
 void* cabi_realloc(void* old_ptr, std::size_t old_size, std::size_t align, std::size_t new_size) {
-    if (new_size == 0) {
-        // A zero-size allocation only needs a non-null, aligned address.
-        return reinterpret_cast<void*>(align);
-    }
+    // Zero bytes (an empty string or list) still get a real allocation: we
+    // free() everything the host hands us, and free() must only ever see
+    // pointers that malloc made. (The common trick of returning `align` here
+    // would crash free() on the first empty header value.)
+    if (new_size == 0) new_size = 1;
     if (align <= alignof(std::max_align_t)) {
         void* p = std::realloc(old_ptr, new_size);
         if (p == nullptr) __builtin_trap();  // the host cannot handle failure

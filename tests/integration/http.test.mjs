@@ -49,6 +49,16 @@ test('a 5 MiB request body is read completely', async () => {
   assert.deepEqual(await res.json(), { length: body.length });
 });
 
+test('empty strings and lists from the host are fine (empty header value, empty body)', async () => {
+  // The host hands us zero-length strings/lists through cabi_realloc too; we
+  // free() them like any other, so they must be real allocations.
+  const res = await fetch(`${server.url}/__test/echo-length`, {
+    method: 'POST', headers: { 'x-empty': '' }, body: '',
+  });
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { length: 0 });
+});
+
 test('a body of exactly the limit is accepted', async () => {
   const res = await fetch(`${server.url}/__test/echo-length`, { method: 'POST', body: Buffer.alloc(LIMIT, 7) });
   assert.equal(res.status, 200);
