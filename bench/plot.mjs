@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // SVG of the forward time per stage: for each stage two bars, plain and epoch,
-// each stacked by phase (matmul, attention, other: the profiler's buckets, per
-// forward). The number above a bar is the median forward time; the stack is the
-// profile, which adds up to a little less (time outside the three phases).
+// each stacked by phase (matmul, attention, other: the profiler's buckets, mean
+// per forward). The number above a bar and the black line are the median
+// forward time; the stack is a mean, so on a noisy machine it can stand above
+// or below the median.
 // A stage that failed its check is drawn as an empty outlined bar saying so.
 //
 //   node bench/plot.mjs [results.json ...] [-o bench/results/forward.svg]
@@ -46,16 +47,17 @@ export function renderSvg(runs) {
     const barW = 34, gap = 6, groupGap = 40, left = 70, right = 20, plotTop = 96, plotH = 300;
     const groupW = MODES.length * barW + (MODES.length - 1) * gap;
     const width = Math.max(left + right + stages.length * (groupW + groupGap) + groupGap, 760);
-    const height = plotTop + plotH + 70;
+    const height = plotTop + plotH + 72;
     const y = (v) => plotTop + plotH - (v / top) * plotH;
     const out = [];
     out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`);
     out.push(`<rect width="100%" height="100%" fill="white"/>`);
     out.push(`<text x="${left}" y="22" font-size="15" font-weight="bold">Forward pass per stage: plain vs. epoch-interruption checks</text>`);
     const newest = runs[runs.length - 1];
-    const loads = [...new Set([...latest.values()].map((e) => e.run))].map((r) => r.machine.loadavg_before?.[0]).filter((x) => x !== undefined);
+    const loads = [...new Set([...latest.values()].map((e) => e.run))]
+        .map((r) => `${r.machine.loadavg_before?.[0] ?? '?'}→${r.machine.loadavg_after?.[0] ?? '?'}`);
     out.push(`<text x="${left}" y="40" fill="#555">${esc(`${newest.machine.cpu ?? 'unknown CPU'}, ${newest.machine.cores} cores · Node ${newest.runtime.node} (V8 ${newest.runtime.v8}) · ${newest.date.slice(0, 10)} · load ${loads.join(', ')}`)}</text>`);
-    out.push(`<text x="${left}" y="56" fill="#555">median of one window (ms); bars stacked by profiler phase</text>`);
+    out.push(`<text x="${left}" y="56" fill="#555">median wall time of one window (ms, black line); bars: profiler phases, mean per forward</text>`);
 
     // grid and axis
     for (let v = 0; v <= top + 1e-9; v += step) {
@@ -89,8 +91,11 @@ export function renderSvg(runs) {
         });
         const plain = latest.get(`${stage}|plain`), epoch = latest.get(`${stage}|epoch`);
         const ratio = ok(plain) && ok(epoch) ? ` ×${fmt(epoch.result.forward_ms.median / plain.result.forward_ms.median, 2)}` : '';
-        out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 32}" text-anchor="middle" font-weight="bold">${esc(stage)}</text>`);
-        if (ratio) out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 47}" text-anchor="middle" fill="#555" font-size="11">epoch${ratio}</text>`);
+        // "03-simd-attention" on two lines (number, then name) so neighbours never overlap.
+        const [number, ...rest] = stage.split('-');
+        out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 30}" text-anchor="middle" font-weight="bold">${esc(number)}</text>`);
+        out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 44}" text-anchor="middle" font-size="11">${esc(rest.join('-'))}</text>`);
+        if (ratio) out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 59}" text-anchor="middle" fill="#555" font-size="11">epoch${ratio}</text>`);
     });
 
     // legend

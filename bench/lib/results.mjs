@@ -13,8 +13,10 @@ export function resultFiles(dir) {
 export function loadRuns(files) {
     const runs = [];
     for (const file of files) {
-        const run = JSON.parse(readFileSync(file, 'utf8'));
-        if (run.schema !== 'bitexact-bench/1') throw new Error(`${file}: not a bitexact bench results file`);
+        let run;
+        try { run = JSON.parse(readFileSync(file, 'utf8')); } catch (e) { throw new Error(`${file}: ${e.message}`); }
+        // Other JSON may share the directory (e.g. Server-Timing captures): skip it.
+        if (run?.schema !== 'bitexact-bench/1') { console.error(`(skipping ${file}: not a bench results file)`); continue; }
         run.file = file;
         runs.push(run);
     }
