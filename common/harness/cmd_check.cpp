@@ -7,6 +7,9 @@
 // --diff-out so that stage 00's `explain` can say by how much and where
 // (a WASI program cannot start another, so the Makefile runs the two in turn).
 //
+// --limit N checks only the first N texts (a quick partial run; the
+// reference still covers the whole corpus).
+//
 // --mutate N flips the lowest bit of one logit of text N (its first content
 // row, label O) after the forward pass: the deliberate mutation that shows
 // this check can fail.
@@ -29,7 +32,8 @@ namespace bx::harness {
 namespace {
 
 constexpr const char* kUsage =
-    "--ref FILE.ref [--corpus assets/corpora/equivalence.jsonl] [--diff-out FILE] [--model FILE] [--mutate N]";
+    "--ref FILE.ref [--corpus assets/corpora/equivalence.jsonl] [--diff-out FILE] [--model FILE] [--mutate N]\n"
+    "            [--limit N]";
 
 int fail(const std::string& message) {
     std::fprintf(stderr, "check: %s\n", message.c_str());
@@ -50,6 +54,7 @@ int check_main(int argc, char** argv) {
     const std::string diff_path = args.value("--diff-out");
     const std::string model_path = args.value("--model");
     const long mutate = args.number("--mutate", -1);
+    const long limit = args.number("--limit", -1);
     if (!args.all_used(kUsage)) return 2;
     if (ref_path.empty()) return fail(std::string("--ref is required\nusage: check ") + kUsage);
 
@@ -72,8 +77,11 @@ int check_main(int argc, char** argv) {
     diff.corpus_texts = static_cast<std::uint32_t>(corpus.texts.size());
     long rows = 0, agree = 0;
     int reported = 0;
-    const Progress progress("check", corpus.texts.size());
-    for (std::size_t i = 0; i < corpus.texts.size(); ++i) {
+    const std::size_t count = limit >= 0 && static_cast<std::size_t>(limit) < corpus.texts.size()
+                                  ? static_cast<std::size_t>(limit)
+                                  : corpus.texts.size();
+    const Progress progress("check", count);
+    for (std::size_t i = 0; i < count; ++i) {
         progress.done(i);
         TextLogits text;
         if (!runner.run(corpus.texts[i], text, &error)) return fail("text " + std::to_string(i) + ": " + error);
@@ -100,12 +108,13 @@ int check_main(int argc, char** argv) {
     if (diff.entries.empty()) {
         std::printf("label agreement %ld/%ld (%.2f%%), max |dlogit| 0.00e0, mean |dlogit| 0.00e0\n", agree, rows,
                     percent);
-        std::printf("check: %zu texts, %d windows: every logit bit identical to stage 00\n", corpus.texts.size(),
+        std::printf("check: %zu%s texts, %d windows: every logit bit identical to stage 00\n", count,
+                    count < corpus.texts.size() ? (" of " + std::to_string(corpus.texts.size())).c_str() : "",
                     runner.forwards());
         return 0;
     }
     std::printf("label agreement %ld/%ld (%.2f%%); %zu of %zu texts differ from stage 00 in logit bits\n", agree,
-                rows, percent, diff.entries.size(), corpus.texts.size());
+                rows, percent, diff.entries.size(), count);
     if (!diff_path.empty()) {
         if (!write_file(diff_path, format_logits_file(diff), &error)) return fail(error);
         std::printf("check: this stage's logits for those texts -> %s (stage 00's `explain` reports |dlogit|)\n",

@@ -3,9 +3,10 @@
 #
 #   make eval STAGE=NN [RUNS=20] [NATIVE=1]
 #       the eval corpus against assets/baselines/eval.bin + forward timing
-#   make check STAGE=NN [CORPUS=file.jsonl] [NATIVE=1] [VARIANT=name] [MUTATE=i]
+#   make check STAGE=NN [CORPUS=file.jsonl] [NATIVE=1] [VARIANT=name] [MUTATE=i] [LIMIT=n]
 #       every live row's logit bits of stage NN vs stage 00's on a corpus
-#       (default assets/corpora/equivalence.jsonl); exit 1 on ANY difference
+#       (default assets/corpora/equivalence.jsonl); exit 1 on ANY difference;
+#       LIMIT=n checks only the first n texts (quick, partial)
 #   make baseline [CORPUS=file.jsonl] [NATIVE=1]
 #       stage 00 writes assets/baselines/eval.bin and assets/baselines/<corpus>.ref
 #   make check-mutant STAGE=NN [CORPUS=...]
@@ -77,7 +78,7 @@ define harness_check
 	@mkdir -p $(HARNESS_DIR); rm -f $(HARNESS_DIFF); \
 	echo "check: $(STAGE_NAME)$(if $(VARIANT), variant $(VARIANT)) ($(HARNESS_FLAVOUR)) vs $(HARNESS_REF) on $(HARNESS_CORPUS)$(if $(1), with a one-bit mutation in text $(1))"; \
 	$(call harness_cli,$(STAGE_NAME),$(VARIANT)) check --corpus $(HARNESS_CORPUS) --ref $(HARNESS_REF) \
-	  --diff-out $(HARNESS_DIFF) $(if $(1),--mutate $(1)); rc=$$?; \
+	  --diff-out $(HARNESS_DIFF) $(if $(1),--mutate $(1)) $(if $(LIMIT),--limit $(LIMIT)); rc=$$?; \
 	if [ $$rc -eq 1 ] && [ -f $(HARNESS_DIFF) ]; then \
 	  $(call harness_cli,$(STAGE00_NAME)) explain --corpus $(HARNESS_CORPUS) --diff $(HARNESS_DIFF); \
 	fi
