@@ -1,7 +1,7 @@
 // `cli redact`: the service's answer without HTTP. Reads text from stdin and
 // prints what POST /redact would answer for {"text": <that text>}; with
-// `--jsonl FILE`, answers every non-blank line of FILE as a request body, one
-// JSON line each (errors included, in the service's own error format). The
+// `--jsonl FILE` (`-` for stdin), answers every non-blank line of FILE as a
+// request body, one JSON line each (errors included, in the service's own error format). The
 // Server-Timing line goes to stderr, as the component logs it.
 // Exit status: 0 when every answer was 200, 1 otherwise, 2 for usage errors.
 #include <cstdio>
@@ -15,7 +15,7 @@
 
 namespace {
 
-constexpr const char* kUsage = "[--jsonl FILE]  text on stdin (or one {\"text\"} per line) -> JSON";
+constexpr const char* kUsage = "[--jsonl FILE|-]  text on stdin (or one {\"text\"} per line) -> JSON";
 
 bool read_stdin(std::string& out) {
     char buffer[1 << 16];
@@ -40,7 +40,12 @@ bool print(const bx::service::ServiceReply& reply) {
 
 int run_jsonl(const std::string& path) {
     std::string bytes, error;
-    if (!bx::harness::read_file(path, bytes, &error)) {
+    if (path == "-") {
+        if (!read_stdin(bytes)) {
+            std::fprintf(stderr, "redact: could not read stdin\n");
+            return 2;
+        }
+    } else if (!bx::harness::read_file(path, bytes, &error)) {
         std::fprintf(stderr, "redact: %s\n", error.c_str());
         return 2;
     }

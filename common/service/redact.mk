@@ -9,6 +9,8 @@
 # only the answer); the Server-Timing line goes to stderr. Exit status 1 when
 # any answer was not 200.
 #
+# The corpus is passed on stdin (`--jsonl -`): the wasm CLI only sees the
+# current directory and the repository, and CORPUS may be anywhere.
 # CORPUS is read only when given on the command line or in the environment:
 # other fragments give it a default of their own (tokcheck's corpus), which
 # must not turn a stdin run into a corpus run.
@@ -32,4 +34,4 @@ endif
 redact: redact-cli
 	@$(if $(filter native,$(REDACT_RUN)),$(REDACT_NATIVE_CLI),\
 	   $(NODE) --disable-warning=ExperimentalWarning common/host/wasi-run.mjs $(REDACT_WASM_CLI)) \
-	   redact $(if $(REDACT_CORPUS),--jsonl $(REDACT_CORPUS))
+	   redact $(if $(REDACT_CORPUS),--jsonl - < $(REDACT_CORPUS))
