@@ -37,34 +37,42 @@ function(bx_nonempty_sources out name)
   set(${out} "${_files}" PARENT_SCOPE)
 endfunction()
 
-# ---- bx_common: everything that is the same in every stage and flavour ------
-set(_bx_common_sources "${BX_ROOT}/common/http/headers.cpp")
-foreach(_dir json text tokenizer model maths service timing embed)
-  bx_glob(_found "${BX_ROOT}/common/${_dir}/*.cpp")
-  list(APPEND _bx_common_sources ${_found})
-endforeach()
-# The router is compiled per variant (production / test routes), see below.
-list(FILTER _bx_common_sources EXCLUDE REGEX "/common/service/router[^/]*\\.cpp$")
-add_library(bx_common STATIC ${_bx_common_sources})
-target_include_directories(bx_common PUBLIC "${BX_ROOT}")
-target_compile_features(bx_common PUBLIC cxx_std_20)
-
-# Embedded assets: only those that exist. The globs (with CONFIGURE_DEPENDS)
-# re-run at every build, so when a file appears the build re-configures and
-# embeds it; OBJECT_DEPENDS recompiles when its bytes change.
-set(_bx_embed_cpp "${BX_ROOT}/common/embed/embedded.cpp")
+# ---- bx_embed: the model and tokenizer bytes (#embed), one object library ----
+# Kept apart from bx_common so that an asset appearing or changing recompiles
+# this one file, not all of common/ (its definitions would otherwise change
+# bx_common's flags, on which every object depends).
+#
+# Only assets that exist are embedded. The globs (CONFIGURE_DEPENDS) re-run at
+# every build, so when a file appears the build re-configures and embeds it;
+# OBJECT_DEPENDS recompiles when its bytes change.
+bx_glob(_bx_embed_sources "${BX_ROOT}/common/embed/*.cpp")
+bx_nonempty_sources(_bx_embed_sources bx_embed ${_bx_embed_sources})
+add_library(bx_embed OBJECT ${_bx_embed_sources})
+target_include_directories(bx_embed PRIVATE "${BX_ROOT}")
+target_compile_features(bx_embed PRIVATE cxx_std_20)
 bx_glob(BX_MODEL_FILE "${BX_ROOT}/assets/model/model.bxm")
 bx_glob(BX_TOKENIZER_FILE "${BX_ROOT}/assets/tokenizer/tokenizer.json")
 foreach(_asset MODEL TOKENIZER)
   if(BX_${_asset}_FILE)
-    set_property(SOURCE "${_bx_embed_cpp}" APPEND PROPERTY
-                 COMPILE_DEFINITIONS "BX_EMBED_${_asset}=\"${BX_${_asset}_FILE}\"")
-    set_property(SOURCE "${_bx_embed_cpp}" APPEND PROPERTY OBJECT_DEPENDS "${BX_${_asset}_FILE}")
+    target_compile_definitions(bx_embed PRIVATE "BX_EMBED_${_asset}=\"${BX_${_asset}_FILE}\"")
+    set_property(SOURCE ${_bx_embed_sources} APPEND PROPERTY OBJECT_DEPENDS "${BX_${_asset}_FILE}")
     message(STATUS "bitexact: embedding ${BX_${_asset}_FILE}")
   else()
     message(STATUS "bitexact: no ${_asset} file yet; embedded_${_asset} span is empty")
   endif()
 endforeach()
+
+# ---- bx_common: everything that is the same in every stage and flavour ------
+set(_bx_common_sources "${BX_ROOT}/common/http/headers.cpp")
+foreach(_dir json text tokenizer model maths service timing)
+  bx_glob(_found "${BX_ROOT}/common/${_dir}/*.cpp")
+  list(APPEND _bx_common_sources ${_found})
+endforeach()
+# The router is compiled per variant (production / test routes), see below.
+list(FILTER _bx_common_sources EXCLUDE REGEX "/common/service/router[^/]*\\.cpp$")
+add_library(bx_common STATIC ${_bx_common_sources} $<TARGET_OBJECTS:bx_embed>)
+target_include_directories(bx_common PUBLIC "${BX_ROOT}")
+target_compile_features(bx_common PUBLIC cxx_std_20)
 
 # ---- the router, in two variants --------------------------------------------
 # BX_HAVE_REDACT: POST /redact is routed once common/service/redact.cpp exists.
