@@ -60,7 +60,7 @@ help:
 	@echo ""
 	@echo "  Stages: $(notdir $(STAGE_DIRS))"
 	@echo "  Other targets come from fragments: assets/recipe/*.mk, common/harness/harness.mk,"
-	@echo "  bench/bench.mk, book/book.mk, tests/tests.mk"
+	@echo "  common/service/redact.mk, bench/bench.mk, book/book.mk, tests/tests.mk"
 
 # ---- setup ----------------------------------------------------------------
 setup: setup-apt setup-npm
@@ -133,4 +133,4 @@ clean:
 	rm -rf build
 
 # ---- fragments owned by others (each optional) -------------------------------
--include $(wildcard assets/recipe/*.mk common/harness/harness.mk bench/bench.mk book/book.mk tests/tests.mk)
+-include $(wildcard assets/recipe/*.mk common/harness/harness.mk common/service/redact.mk bench/bench.mk book/book.mk tests/tests.mk)
