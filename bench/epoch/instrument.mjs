@@ -112,6 +112,7 @@ function copyExpression(r, w, remap, afterInstruction = null) {
 
 // ---- the check ----------------------------------------------------------------
 
+// snippet: epoch-check
 function checkBytes({ epoch, deadline, local, newEpochFunc, trap }) {
     const w = new Writer();
     const cmp = () => w.u8(OP.globalGet).u32(epoch).u8(OP.localGet).u32(local).u8(OP.i64GeU);
@@ -125,6 +126,7 @@ function checkBytes({ epoch, deadline, local, newEpochFunc, trap }) {
     w.u8(OP.end).u8(OP.end);
     return w.finish();
 }
+// end-snippet
 
 // ---- the rewrite ------------------------------------------------------------
 

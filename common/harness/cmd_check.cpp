@@ -81,6 +81,7 @@ int check_main(int argc, char** argv) {
                                   ? static_cast<std::size_t>(limit)
                                   : corpus.texts.size();
     const Progress progress("check", count);
+    // snippet: check-compare
     for (std::size_t i = 0; i < count; ++i) {
         progress.done(i);
         TextLogits text;
@@ -101,6 +102,7 @@ int check_main(int argc, char** argv) {
                         got.ids_hash != want.ids_hash ? " (token ids differ: tokenizer changed?)" : "");
         diff.entries.push_back(make_entry(static_cast<std::uint32_t>(i), text));
     }
+    // end-snippet
     diff.corpus_rows = static_cast<std::uint64_t>(rows);
     diff.corpus_rows_agree = static_cast<std::uint64_t>(agree);
 

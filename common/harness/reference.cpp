@@ -14,6 +14,7 @@ std::uint64_t ids_hash(const std::vector<std::int32_t>& ids) {
     return h.value();
 }
 
+// snippet: logits-hash
 TextRecord make_record(const TextLogits& text) {
     TextRecord record;
     record.ids_hash = ids_hash(text.ids);
@@ -24,6 +25,7 @@ TextRecord make_record(const TextLogits& text) {
         record.labels.push_back(static_cast<std::uint8_t>(argmax_row(text.logits.data() + r * kLabels)));
     return record;
 }
+// end-snippet
 
 std::string format_reference(const Reference& reference) {
     std::string out;

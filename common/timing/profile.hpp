@@ -18,6 +18,7 @@ struct Profile {
 };
 
 // Adds the time since the previous lap (or construction) to one bucket.
+// snippet: phase-timer
 class PhaseTimer {
 public:
     explicit PhaseTimer(Profile& profile) : profile_(profile), last_(now_ns()) {}
@@ -32,5 +33,6 @@ private:
     Profile& profile_;
     std::uint64_t last_;
 };
+// end-snippet
 
 }  // namespace bx
