@@ -3,8 +3,10 @@
 // and epoch side by side, the epoch/plain ratio, the phase split and the
 // tokenizer load. Below it, where and how the numbers were taken.
 //
-//   node bench/table.mjs [results.json ...] [-o FILE.md]
+//   node bench/table.mjs [forward|epoch] [results.json ...] [-o FILE.md]
 // Without files: every bench/results/*.json (newest result per stage and mode).
+// `forward` and `epoch` name the book's two uses; both get the same table,
+// since it holds the plain and epoch columns side by side.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +62,7 @@ function main(argv) {
     const files = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
+        else if (argv[i] === 'forward' || argv[i] === 'epoch') continue;
         else files.push(argv[i]);
     }
     const runs = loadRuns(files.length ? files : resultFiles(join(here, 'results')));
