@@ -37,7 +37,7 @@ CMAKE_WASM   := cmake -S . -B $(WASM_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmake/
 CMAKE_NATIVE := cmake -S . -B $(NATIVE_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmake/native-clang.cmake
 
 .PHONY: help setup setup-apt setup-npm build build-wasm build-native test demo serve diff \
-        clean mutant-http require-stage
+        clean mutant-http require-stage test-slow
 
 help:
 	@echo "bitexact: make <target>"
@@ -45,7 +45,8 @@ help:
 	@echo "  demo                  setup, build the latest stage (09 if present), serve it on a free"
 	@echo "                        loopback port, POST assets/corpora/demo.txt to /redact, stop"
 	@echo "  test                  setup, build both flavours, run every test with CTest"
-	@echo "                        (ctest --test-dir $(NATIVE_BUILD) -L quick|unit|wasm|integration|slow)"
+	@echo "                        except those labelled slow (ctest --test-dir $(NATIVE_BUILD) -L quick|unit|wasm|check|book)"
+	@echo "  test-slow             the slow tests: exhaustive maths, full native/wasm cross-check, timing"
 	@echo "  setup                 install what is missing: Debian packages (apt) and the pinned"
 	@echo "                        npm tools in $(NODE_TOOLS) (npm ci); idempotent"
 	@echo "  build                 build-wasm + build-native"
@@ -101,9 +102,16 @@ build-native: setup $(NATIVE_BUILD)/CMakeCache.txt
 
 # ---- test -----------------------------------------------------------------
 # The integration components (test routes, and the mutant) are built on demand.
-test: build
+# Everything but the tests labelled slow (the exhaustive 2^32 maths check, the
+# full native/wasm cross-check, the Server-Timing measurement): those are
+# `make test-slow`. Two CTest jobs: the long stage checks run side by side.
+test: build book-setup book-test-setup
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components
-	cd $(NATIVE_BUILD) && ctest --output-on-failure
+	cd $(NATIVE_BUILD) && ctest --output-on-failure -LE slow -j 2
+
+test-slow: build
+	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components
+	cd $(NATIVE_BUILD) && ctest --output-on-failure -L slow
 
 mutant-http: build-wasm
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components

@@ -1,0 +1,69 @@
+# CTest registrations for the harness (included by tests/CMakeLists.txt): the
+# bit-exactness checks that CI runs on every stage, in the shipped wasm build.
+#
+#   stage NN: eval          the eval corpus against assets/baselines/eval.bin
+#   stage NN: equivalence   every live row of the equivalence corpus against
+#                           stage 00's committed reference (stages 01 on)
+#   stage 00: native vs wasm   the native build against the wasm-made reference,
+#                           on the first texts (the full run is the slow
+#                           node: stage00_crosscheck test)
+#   check mutant is caught  one flipped logit bit must make `check` fail
+#
+# The CLIs are run directly, not through make, so that parallel CTest jobs
+# never start two builds in one build directory.
+
+get_property(_bx_stages GLOBAL PROPERTY BX_STAGES)
+set(_bx_wasi "${BX_NODE}" --single-threaded-gc "${BX_ROOT}/common/host/wasi-run.mjs")
+set(_bx_equiv "assets/corpora/equivalence.jsonl")
+set(_bx_equiv_ref "assets/baselines/equivalence.ref")
+set(_bx_diff_dir "${CMAKE_BINARY_DIR}/harness-tests")
+file(MAKE_DIRECTORY "${_bx_diff_dir}")
+
+foreach(_stage ${_bx_stages})
+  set(_cli "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli.wasm")
+  add_test(NAME "stage ${_stage}: eval" COMMAND ${_bx_wasi} "${_cli}" eval --runs 1
+           WORKING_DIRECTORY "${BX_ROOT}")
+  set_tests_properties("stage ${_stage}: eval" PROPERTIES LABELS "wasm;check" TIMEOUT 600)
+  if(NOT _stage MATCHES "^00-")
+    add_test(NAME "stage ${_stage}: equivalence"
+             COMMAND ${_bx_wasi} "${_cli}" check --corpus ${_bx_equiv} --ref ${_bx_equiv_ref}
+                     --diff-out "${_bx_diff_dir}/${_stage}.equivalence.diff"
+             WORKING_DIRECTORY "${BX_ROOT}")
+    set_tests_properties("stage ${_stage}: equivalence" PROPERTIES LABELS "wasm;check" TIMEOUT 2400)
+  endif()
+endforeach()
+
+if(TARGET stage_00_cli)
+  add_test(NAME "stage 00: native vs wasm (first 100 texts)"
+           COMMAND $<TARGET_FILE:stage_00_cli> check --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 100
+                   --diff-out "${_bx_diff_dir}/00-native.equivalence.diff"
+           WORKING_DIRECTORY "${BX_ROOT}")
+  set_tests_properties("stage 00: native vs wasm (first 100 texts)" PROPERTIES LABELS "check" TIMEOUT 1200)
+endif()
+
+# The check must be able to fail: flip one bit of one logit of text 0.
+list(GET _bx_stages -1 _bx_last_stage)
+add_test(NAME "check mutant is caught"
+         COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_bx_last_stage}/cli.wasm" check
+                 --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 3 --mutate 0
+                 --diff-out "${_bx_diff_dir}/mutant.diff"
+         WORKING_DIRECTORY "${BX_ROOT}")
+# Passes only if check names the planted difference (its exit status is 1 then).
+set_tests_properties("check mutant is caught" PROPERTIES LABELS "wasm;check;quick"
+                     PASS_REGULAR_EXPRESSION "text 0 differs")
+
+# The tokenizer of every stage against the reference's golden files (40,003
+# texts), and the `>` -> `>=` tie-break mutant, which must fail it. These go
+# through make (the mutant compiles one object), so they share a lock: two
+# builds must never run in one build directory at once.
+foreach(_stage ${_bx_stages})
+  string(SUBSTRING "${_stage}" 0 2 _num)
+  add_test(NAME "stage ${_stage}: tokcheck" COMMAND make tokcheck STAGE=${_num}
+           WORKING_DIRECTORY "${BX_ROOT}")
+  set_tests_properties("stage ${_stage}: tokcheck" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
+                       RESOURCE_LOCK bx_wasm_build)
+endforeach()
+add_test(NAME "tokcheck mutant is caught" COMMAND make tokcheck-mutant STAGE=00
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties("tokcheck mutant is caught" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
+                     RESOURCE_LOCK bx_wasm_build)
