@@ -187,6 +187,30 @@ function(bx_stage)
     endif()
   endif()
 
+  # Variants, `bx_stage(VARIANTS dlanes)`: the same sources built again with
+  # BX_VARIANT_DLANES defined, as a CLI named cli-dlanes beside cli. A stage
+  # keeps an idea that failed this way, so the check can show it failing
+  # (make check STAGE=NN VARIANT=dlanes). No component: a variant is never served.
+  cmake_parse_arguments(_arg "" "" "VARIANTS" ${ARGN})
+  foreach(_variant ${_arg_VARIANTS})
+    string(TOUPPER "${_variant}" _upper)
+    set(_vlib ${_lib}_${_variant})
+    add_library(${_vlib} STATIC ${_sources})
+    target_include_directories(${_vlib} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+    target_compile_definitions(${_vlib} PUBLIC "BX_STAGE_NAME=\"${_name}\"" "BX_VARIANT_${_upper}=1")
+    target_link_libraries(${_vlib} PUBLIC bx_common)
+    if(TARGET bx_harness)
+      add_executable(${_vlib}_cli)
+      target_link_libraries(${_vlib}_cli PRIVATE bx_harness bx_platform_posix ${_vlib} bx_common)
+      set_target_properties(${_vlib}_cli PROPERTIES OUTPUT_NAME cli-${_variant}
+                            RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+      if(WASI)
+        target_link_options(${_vlib}_cli PRIVATE ${BX_WASM_LINK_OPTIONS})
+      endif()
+    endif()
+    set_property(GLOBAL APPEND PROPERTY BX_STAGE_VARIANTS "${_name}:${_variant}")
+  endforeach()
+
   # Stages in build order, for tests and the Makefile (lowest number first).
   set_property(GLOBAL APPEND PROPERTY BX_STAGES "${_name}")
 endfunction()

@@ -58,7 +58,7 @@ HARNESS_MODEL    := assets/model/model.bxm
 
 # The stage's CLI and stage 00's (its oracle).
 harness-cli: require-stage $(HARNESS_BUILD)/CMakeCache.txt
-	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target $(sort stage_$(STAGE_NUM)_cli stage_00_cli)
+	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target $(sort stage_$(STAGE_NUM)_cli stage_00_cli $(if $(VARIANT),stage_$(STAGE_NUM)_$(VARIANT)_cli))
 harness-cli-00: $(HARNESS_BUILD)/CMakeCache.txt
 	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target stage_00_cli
 

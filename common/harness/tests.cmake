@@ -67,3 +67,19 @@ add_test(NAME "tokcheck mutant is caught" COMMAND make tokcheck-mutant STAGE=00
          WORKING_DIRECTORY "${BX_ROOT}")
 set_tests_properties("tokcheck mutant is caught" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
                      RESOURCE_LOCK bx_wasm_build)
+
+# Every kept variant (a failed idea, e.g. stage 03's d-lanes scores) must FAIL
+# the check: it passes only if `check` names a differing text.
+get_property(_bx_variants GLOBAL PROPERTY BX_STAGE_VARIANTS)
+foreach(_entry ${_bx_variants})
+  string(REPLACE ":" ";" _parts "${_entry}")
+  list(GET _parts 0 _stage)
+  list(GET _parts 1 _variant)
+  add_test(NAME "stage ${_stage}: variant ${_variant} is caught"
+           COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli-${_variant}.wasm" check
+                   --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 20
+                   --diff-out "${_bx_diff_dir}/${_stage}-${_variant}.equivalence.diff"
+           WORKING_DIRECTORY "${BX_ROOT}")
+  set_tests_properties("stage ${_stage}: variant ${_variant} is caught" PROPERTIES
+                       LABELS "wasm;check" PASS_REGULAR_EXPRESSION "text [0-9]+ differs")
+endforeach()
