@@ -348,7 +348,9 @@ def write_md(rep, path):
         L.append(f"- training: {tr.get('steps')} steps, {tr.get('minutes')} min, {tr.get('tokens')} window tokens "
                  f"({tr.get('content_tokens')} labelled content tokens), {tr.get('tokens_per_s')} tokens/s")
     t = rep["test"]
-    L.append(f"- test set: {t['texts']} texts, {t['windows']} windows, {t['tokens']} content tokens\n")
+    sub = (f" (the first {t['texts']} of the file's {t['texts_in_file']}: a time limit)"
+           if t.get("texts_in_file", t["texts"]) > t["texts"] else "")
+    L.append(f"- test set: {t['texts']} texts{sub}, {t['windows']} windows, {t['tokens']} content tokens\n")
     L.append("## Entity F1 on the test set (exact spans, micro-averaged)\n")
     L.append("| | int8 P | int8 R | int8 F1 | float F1 | support |")
     L.append("|---|---|---|---|---|---|")
@@ -417,7 +419,20 @@ def main():
     ap.add_argument("--no-float", action="store_true")
     ap.add_argument("--out", default=os.path.join(ROOT, "assets/model"))
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (one thread each)")
+    ap.add_argument("--render-only", action="store_true",
+                    help="rewrite REPORT.md from an existing report.json (filling texts_in_file)")
     a = ap.parse_args()
+    if a.render_only:
+        rp = os.path.join(a.out, "report.json")
+        rep = json.load(open(rp, encoding="utf-8"))
+        if "texts_in_file" not in rep["test"]:
+            rep["test"]["texts_in_file"] = sum(1 for line in open(os.path.join(ROOT, rep["test"]["file"]),
+                                                                  encoding="utf-8") if line.strip())
+            with open(rp, "w", encoding="utf-8") as f:
+                json.dump(rep, f, indent=1, ensure_ascii=False)
+                f.write("\n")
+        write_md(rep, os.path.join(a.out, "REPORT.md"))
+        return
 
     t0 = time.time()
     h, labels, tensors = bxm.read_bxm(a.model)
@@ -449,6 +464,7 @@ def main():
     texts = read_tok(a.test, a.limit)
     ids_list = [t[0] for t in texts]
     test = {"file": os.path.relpath(a.test, ROOT), "texts": len(texts),
+            "texts_in_file": sum(1 for line in open(a.test, encoding="utf-8") if line.strip()),
             "windows": sum(len(window_starts(len(i))) for i in ids_list),
             "tokens": sum(len(i) for i in ids_list)}
     preds_argmax = {}

@@ -149,6 +149,7 @@ def main():
     ap.add_argument("--limit", type=int, default=None, help="read only the first N texts (smoke tests)")
     ap.add_argument("--vocab", type=int, default=None, help="default: tokenizer.json size, else max id + 1")
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--emb-lr-mult", type=float, default=10.0, help="learning-rate factor for the embeddings")
     ap.add_argument("--pos-init", choices=["normal", "sinusoidal"], default="sinusoidal")
     ap.add_argument("--pos-scale", type=float, default=0.04)
     a = ap.parse_args()
@@ -178,17 +179,38 @@ def main():
     model = TokenClassifier(vocab)
     if a.pos_init == "sinusoidal":
         model.init_positions_sinusoidal(a.pos_scale)
-    no_decay = [p for n, p in model.named_parameters() if p.ndim < 2 or n.startswith(("word.", "pos.", "tok_type."))]
-    decay = [p for n, p in model.named_parameters() if not (p.ndim < 2 or n.startswith(("word.", "pos.", "tok_type.")))]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": a.wd},
-                             {"params": no_decay, "weight_decay": 0.0}],
+    # Three groups: Linear weights (weight decay), biases and LayerNorm (none), embeddings
+    # (none, learning rate x --emb-lr-mult). Adam moves a coordinate by about lr per update
+    # whatever the gradient, and a rare token's row is updated only when the token is drawn:
+    # at the base rate its embedding stays at its random start for the whole budget
+    # (measured: word embedding std 0.0200 -> 0.0209 after 319 steps).
+    emb_names = ("word.", "pos.", "tok_type.")
+    named = list(model.named_parameters())
+    groups = {"decay": [n for n, p in named if p.ndim >= 2 and not n.startswith(emb_names)],
+              "plain": [n for n, p in named if p.ndim < 2],
+              "emb": [n for n, p in named if n.startswith(emb_names)]}
+    pmap = dict(named)
+    opt = torch.optim.AdamW([{"params": [pmap[n] for n in groups["decay"]], "weight_decay": a.wd, "lr_mult": 1.0},
+                             {"params": [pmap[n] for n in groups["plain"]], "weight_decay": 0.0, "lr_mult": 1.0},
+                             {"params": [pmap[n] for n in groups["emb"]], "weight_decay": 0.0,
+                              "lr_mult": a.emb_lr_mult}],
                             lr=a.lr, betas=(0.9, 0.98), eps=1e-6)
     state = {"step": 0, "tokens_seen": 0, "content_tokens_seen": 0, "elapsed": 0.0,
              "vocab": vocab, "args": vars(a)}
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, map_location="cpu")
         model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["optimizer"])
+        osd = ck["optimizer"]
+        if len(osd["param_groups"]) == 2:
+            # a checkpoint from the two-group layout (decay | everything else, embeddings in the
+            # second): re-key its Adam state by parameter name into the three groups
+            old_order = groups["decay"] + [n for n, p in named if n not in groups["decay"]]
+            new_order = groups["decay"] + groups["plain"] + groups["emb"]
+            old_idx = {n: i for i, n in enumerate(old_order)}
+            cur = opt.state_dict()
+            cur["state"] = {j: osd["state"][old_idx[n]] for j, n in enumerate(new_order) if old_idx[n] in osd["state"]}
+            osd = cur
+        opt.load_state_dict(osd)
         for k in ("step", "tokens_seen", "content_tokens_seen", "elapsed"):
             state[k] = ck[k]
         torch.set_rng_state(ck["rng_torch"])
@@ -221,7 +243,7 @@ def main():
             break
         lr = lr_at(frac, a.lr, a.warmup)
         for g in opt.param_groups:
-            g["lr"] = lr
+            g["lr"] = lr * g.get("lr_mult", 1.0)
         idx = torch.from_numpy(np.random.choice(len(tr_ids), size=a.batch, p=probs))
         x, y = tr_ids[idx], tr_lab[idx]
         m = y != IGNORE
