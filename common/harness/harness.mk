@@ -54,7 +54,8 @@ HARNESS_REF_BUILD := $(HARNESS_DIR)/$(HARNESS_CNAME).$(HARNESS_FLAVOUR).ref
 HARNESS_DIFF     := $(HARNESS_DIR)/$(STAGE_NAME).$(HARNESS_CNAME).$(HARNESS_FLAVOUR).diff
 HARNESS_MODEL    := assets/model/model.bxm
 
-.PHONY: eval check check-mutant baseline mathcheck contract-check harness-cli harness-cli-00
+.PHONY: eval check check-mutant baseline mathcheck contract-check harness-cli harness-cli-00 \
+        recipe-maths recipe-agree recipe-agree-mutant
 
 # The stage's CLI and stage 00's (its oracle).
 harness-cli: require-stage $(HARNESS_BUILD)/CMakeCache.txt
@@ -117,3 +118,17 @@ contract-check: $(HARNESS_DIR)/libbxmaths.so
 	$(NATIVE_BUILD)/stages/$(STAGE00_NAME)/cli logits --ids $(CONTRACT_IDS) --out $(HARNESS_DIR)/contract.logits
 	/usr/bin/python3 common/harness/contract/contract_check.py $(HARNESS_MODEL) $(HARNESS_DIR)/contract.logits \
 	  $(HARNESS_DIR)/libbxmaths.so $(CONTRACT_IDS)
+
+recipe-maths: $(HARNESS_DIR)/libbxmaths.so
+
+# The recipe's int8 evaluation (bxm.py exact mode + our expf/erff, what evaluate.py scores
+# with) against stage 00's eval baseline, label for label; then, for information only, bxm's
+# fast mode. Writes bench/results/recipe-agree.txt; fails if the exact mode differs anywhere.
+RECIPE_AGREE := /usr/bin/python3 assets/recipe/train/agree.py --maths $(HARNESS_DIR)/libbxmaths.so
+recipe-agree: $(HARNESS_DIR)/libbxmaths.so
+	@set -o pipefail; { $(RECIPE_AGREE) && { $(RECIPE_AGREE) --fast || true; }; } | tee bench/results/recipe-agree.txt
+
+# The check must be able to fail: per-matrix instead of per-row activation scales.
+recipe-agree-mutant: $(HARNESS_DIR)/libbxmaths.so
+	@if $(RECIPE_AGREE) --mutate; then echo "recipe-agree-mutant: the mutation was NOT caught"; exit 1; \
+	else echo "recipe-agree-mutant: the per-matrix-scale mutation fails the check, as it must"; fi

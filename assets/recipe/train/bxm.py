@@ -5,18 +5,21 @@ common/README.md. This module is the Python side of both: the exporters write th
 `write_bxm`, the evaluation reads through `read_bxm` and runs `Int8Model.forward`.
 
 Two modes of the forward pass:
-  exact=True   sums that the contract orders (LayerNorm, the q.k dot products, the softmax
-               denominator, p.v) are taken left to right with float32 cumulative sums,
-               like stage 00 does. Slow (about a second a window), for cross-checks.
-  exact=False  the same operations, but sums in whatever order BLAS / numpy choose.
-               Differences are last-bit rounding; used for evaluation over thousands of windows.
+  exact=True   every sum the contract orders (LayerNorm, the q.k dot products, the softmax
+               denominator, p.v) is taken left to right from 0 in float32, as stage 00 does:
+               cumulative sums, or one vectorised add per term. With our exp and erf loaded
+               (`use_bx_maths`, the shared library built from common/maths) the logits are
+               stage 00's, bit for bit: `make contract-check` and `make recipe-agree` show it.
+               Without it, exp and erf are computed in float64 and rounded to float32.
+               About half a second a window; the evaluation (evaluate.py) uses this mode.
+  exact=False  the same operations, but sums in whatever order BLAS / numpy choose, and
+               float32 exp and erf kernels (numpy, torch). Faster, and NOT stage 00: a last-bit
+               difference can move an activation across an int8 rounding boundary
+               (measured on the eval corpus: 3 of 1,045 labels differ, max |dlogit| 3.8e-2).
 In both modes the integer dot products are exact: a float32 matrix product of the integer
 values is exact whenever every partial sum stays below 2^24 (checked per row through the bound
 127 * sum|q|); rows over it are redone in float64, exact for any int8 row of 1536 terms.
 Either way the result equals the int32 accumulator, much faster than numpy's integer matmul.
-In exact mode exp and erf are computed in float64 and rounded to float32 (correctly rounded
-almost always; bx_expf / bx_erff in C++ are within an ulp of that): the only places where this
-reference may differ from stage 00. Fast mode uses float32 exp and erf kernels (numpy, torch).
 """
 import math
 import struct
@@ -115,6 +118,7 @@ def quantize_activations(x):
 
 
 def erf32(x):
+    """float32 erf for exact mode: float64 erf rounded, until use_bx_maths replaces it."""
     x = np.asarray(x, dtype=np.float32)
     try:
         import torch  # float64 erf, correctly rounded to f32 in practice
@@ -133,7 +137,27 @@ def erf32_fast(x):
 
 
 def exp32(x):
+    """float32 exp for exact mode: float64 exp rounded, until use_bx_maths replaces it."""
     return np.exp(np.asarray(x, dtype=np.float64)).astype(np.float32)
+
+
+def use_bx_maths(lib_path):
+    """Make exact mode use bx_expf / bx_erff (common/maths, the functions every stage runs)
+    through the shared library `make recipe-maths` builds (common/harness/contract/maths_capi.cpp)."""
+    import ctypes
+    lib = ctypes.CDLL(lib_path)
+
+    def array_fn(fn):
+        def apply(x):
+            x = np.ascontiguousarray(np.asarray(x, dtype=np.float32))
+            y = np.empty_like(x)
+            fn(x.ctypes.data_as(ctypes.c_void_p), y.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(x.size))
+            return y
+        return apply
+
+    global exp32, erf32
+    exp32 = array_fn(lib.bx_expf_array)
+    erf32 = array_fn(lib.bx_erff_array)
 
 
 def seqsum(x, axis=-1):
@@ -300,7 +324,12 @@ class Int8Model:
         sh = q.shape[:-2] + (T, HEADS, HEAD_DIM)
         q, k, v = (a.reshape(sh).swapaxes(-2, -3) for a in (q, k, v))  # (..., H, T, 32)
         if exact:
-            s = seqsum(q[..., :, None, :] * k[..., None, :, :]) * ATT_SCALE  # (..., H, T, T)
+            # One vectorised add per term, from 0: score[i, j] = (((0 + q_i0 k_j0) + q_i1 k_j1) + ...)
+            s = np.zeros(q.shape[:-1] + (T,), np.float32)  # (..., H, T, T)
+            qd, kd = (np.ascontiguousarray(a.swapaxes(-1, -2)) for a in (q, k))  # (..., H, 32, T)
+            for d in range(HEAD_DIM):
+                s += qd[..., d, :, None] * kd[..., d, None, :]
+            s = s * ATT_SCALE
         else:
             s = (q @ k.swapaxes(-1, -2)) * ATT_SCALE
         m = np.max(s, axis=-1, keepdims=True)
@@ -308,7 +337,10 @@ class Int8Model:
         z = seqsum(e) if exact else e.sum(-1, dtype=np.float32)
         p = (e / z[..., None]).astype(np.float32)
         if exact:
-            ctx = seqsum(p[..., :, :, None] * v[..., None, :, :], axis=-2)  # sum over j in order
+            ctx = np.zeros(q.shape, np.float32)  # (..., H, T, 32); keys j in order, from 0
+            pj = np.ascontiguousarray(p.swapaxes(-1, -2))  # (..., H, T_key, T_query)
+            for j in range(T):
+                ctx += pj[..., j, :, None] * v[..., None, j, :]
         else:
             ctx = p @ v
         return ctx.swapaxes(-2, -3).reshape(q.shape[:-3] + (T, HIDDEN)).astype(np.float32)

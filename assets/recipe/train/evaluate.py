@@ -5,8 +5,9 @@
 2. Hand-written texts (assets/corpora/handwritten.jsonl): share of PII strings detected.
 Writes assets/model/report.json and assets/model/REPORT.md (generated from the JSON only).
 
-Windows: as at inference, 254 content tokens, stride 190; each token takes its logits from the
-window in which it is farthest from an edge (ties: the earlier window).
+Windows: exactly the service's (windows.py mirrors common/service/windows.cpp): 254 content
+tokens, stride 190, the last window possibly short; a token in an overlap takes its logits from
+the window where it is farther from a cut (ties: the earlier window).
 
 Decoding (BIOES, constrained): a Viterbi search over log-softmax scores in which the only
 allowed transitions are those of well-formed spans: outside (start, O, E-t, S-t) -> O, B-u, S-u;
@@ -50,38 +51,22 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bxm  # noqa: E402
+from windows import owners, plan_windows, text_windows  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-CONTENT, STRIDE = 254, 190
 TYPES = bxm.ENTITY_TYPES
 NL = bxm.N_LABELS
 
 
 # ---------------------------------------------------------------- windows
 
-def window_starts(n):
-    if n <= CONTENT:
-        return [0]
-    s = list(range(0, n - CONTENT, STRIDE))
-    s.append(n - CONTENT)
-    return s
-
-
-def text_windows(ids):
-    return [(s, ids[s:s + CONTENT]) for s in window_starts(len(ids))]
-
-
 def stitch(n, windows, logits_list):
-    """Per token, logits from the window where it is farthest from an edge."""
+    """Per token, logits from the window the service takes them from (windows.owners)."""
     out = np.zeros((n, NL), np.float32)
-    best = np.full(n, -1)
-    for (s, c), lg in zip(windows, logits_list):
-        L = len(c)
-        for i in range(L):
-            d = min(i, L - 1 - i)
-            if d > best[s + i]:
-                best[s + i] = d
-                out[s + i] = lg[1 + i]  # position 0 is <s>
+    owner = owners([(s, len(c)) for s, c in windows], n)
+    for t in range(n):
+        s, _ = windows[owner[t]]
+        out[t] = logits_list[owner[t]][1 + t - s]  # position 0 is <s>
     return out
 
 
@@ -217,8 +202,12 @@ def score(texts, preds):
 
 # ---------------------------------------------------------------- models
 
+INT8_EXACT = [True]  # set by main (--fast turns it off) before the worker pool forks
+
+
 def int8_fn(model):
-    return lambda ids: model.forward(ids, exact=False)
+    exact = INT8_EXACT[0]
+    return lambda ids: model.forward(ids, exact=exact)
 
 
 def float_fn(ckpt):
@@ -419,6 +408,11 @@ def main():
     ap.add_argument("--no-float", action="store_true")
     ap.add_argument("--out", default=os.path.join(ROOT, "assets/model"))
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (one thread each)")
+    ap.add_argument("--maths", default=os.path.join(ROOT, "build/harness/libbxmaths.so"),
+                    help="our expf/erff as a shared library (make recipe-maths): the int8 numbers are "
+                         "then stage 00's arithmetic bit for bit")
+    ap.add_argument("--fast", action="store_true",
+                    help="int8 in bxm's fast mode (BLAS sums, numpy exp): quicker, not stage 00's bits")
     ap.add_argument("--render-only", action="store_true",
                     help="rewrite REPORT.md from an existing report.json (filling texts_in_file)")
     a = ap.parse_args()
@@ -435,6 +429,12 @@ def main():
         return
 
     t0 = time.time()
+    if a.fast:
+        INT8_EXACT[0] = False
+    elif not os.path.exists(a.maths):
+        sys.exit(f"evaluate: {a.maths} missing: build it with `make recipe-maths` (or pass --fast)")
+    else:
+        bxm.use_bx_maths(a.maths)
     h, labels, tensors = bxm.read_bxm(a.model)
     assert labels == bxm.LABELS, "label names differ from FORMAT.md"
     names, ck = ["int8"], None
@@ -465,7 +465,7 @@ def main():
     ids_list = [t[0] for t in texts]
     test = {"file": os.path.relpath(a.test, ROOT), "texts": len(texts),
             "texts_in_file": sum(1 for line in open(a.test, encoding="utf-8") if line.strip()),
-            "windows": sum(len(window_starts(len(i))) for i in ids_list),
+            "windows": sum(len(plan_windows(len(i))) for i in ids_list),
             "tokens": sum(len(i) for i in ids_list)}
     preds_argmax = {}
     for name in names:
@@ -495,9 +495,12 @@ def main():
         p = rep["handwritten"]["int8"]["percent"]
         rep["acceptance"]["hand-written detected >= 85%"] = f"{p}% -> {'PASS' if p >= 85 else 'FAIL'}"
     rep["method"] = (__doc__.split("\n", 1)[1].strip() +
-                     "\n\nInt8 numbers come from bxm.Int8Model (numpy, the contract's arithmetic with "
-                     "exact integer dot products; sums in BLAS order, see bxm.py); float numbers from the "
-                     "PyTorch checkpoint the .bxm was exported from.")
+                     "\n\nInt8 numbers come from bxm.Int8Model: " +
+                     ("fast mode (sums in BLAS order, numpy exp; close to stage 00 but not its bits)" if a.fast else
+                      "exact mode with our expf/erff, i.e. stage 00's arithmetic bit for bit "
+                      "(make recipe-agree checks it on the eval corpus)") +
+                     "; float numbers from the PyTorch checkpoint the .bxm was exported from.")
+    rep["int8_arithmetic"] = "fast" if a.fast else "exact"
     rep["seconds"] = round(time.time() - t0, 1)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "report.json"), "w", encoding="utf-8") as f:

@@ -2,8 +2,8 @@
 
 Every example is one window: <s> + up to 254 content ids of ONE text + </s> + <pad> to 256,
 no attention mask (the pads take part in attention, as in the int8 stages). The loss is taken
-on the content tokens only. Long texts are cut into windows of 254 content tokens, stride 190,
-the last window ending at the text's end (the same windows inference uses).
+on the content tokens only. Long texts are cut into the service's windows (windows.py: 254
+content tokens, stride 190, the last one possibly short), the same windows inference uses.
 
 The budget is wall-clock time (--minutes, summed over resumed runs), so the learning-rate
 schedule is a function of the fraction of the budget spent: linear warm-up, then cosine decay
@@ -36,11 +36,10 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import TokenClassifier, n_params, N_LABELS  # noqa: E402
 import bxm  # noqa: E402
+from windows import text_windows  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 WORK = os.path.join(ROOT, "assets", "work")
-CONTENT = 254
-STRIDE = 190
 IGNORE = -100
 
 
@@ -70,22 +69,12 @@ def read_texts(path, limit=None):
     return texts
 
 
-def window_starts(n):
-    """Starts of the content windows of a text of n tokens (stride 190, last one flush)."""
-    if n <= CONTENT:
-        return [0]
-    starts = list(range(0, n - CONTENT, STRIDE))
-    starts.append(n - CONTENT)
-    return starts
-
-
 def make_windows(texts):
     """-> (ids int64 [N,256], labels int64 [N,256] with IGNORE off-content, content counts [N])."""
     win_ids, win_lab, counts = [], [], []
     for ids, labels, _, _ in texts:
-        for s in window_starts(len(ids)):
-            c = ids[s:s + CONTENT]
-            l = labels[s:s + CONTENT]
+        for s, c in text_windows(ids):
+            l = labels[s:s + len(c)]
             row = bxm.window_ids(c)
             lab = [IGNORE] + l + [IGNORE] * (bxm.WINDOW - 1 - len(l))
             win_ids.append(row)

@@ -9,7 +9,6 @@ replaced by our bx_expf / bx_erff through a small shared library, and then every
     /usr/bin/python3 common/harness/contract/contract_check.py MODEL.bxm LOGITS.f32 LIBBXMATHS.so ID,ID,...
 (`make contract-check` runs it; LOGITS.f32 comes from `cli logits --ids ...`.)
 """
-import ctypes
 import sys
 
 import numpy as np
@@ -20,18 +19,7 @@ import bxm  # noqa: E402
 
 def main():
     model_path, logits_path, lib_path, ids_text = sys.argv[1:5]
-    lib = ctypes.CDLL(lib_path)
-
-    def array_fn(fn):
-        def apply(x):
-            x = np.ascontiguousarray(np.asarray(x, dtype=np.float32))
-            y = np.empty_like(x)
-            fn(x.ctypes.data_as(ctypes.c_void_p), y.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(x.size))
-            return y
-        return apply
-
-    bxm.exp32 = array_fn(lib.bx_expf_array)
-    bxm.erf32 = array_fn(lib.bx_erff_array)
+    bxm.use_bx_maths(lib_path)
     ids = [int(t) for t in ids_text.split(",")]
     window = np.array(ids + [bxm.PAD] * (bxm.WINDOW - len(ids)))
     ref = bxm.Int8Model(model_path).forward(window, exact=True)
