@@ -1,7 +1,7 @@
 # assets/recipe/data.mk: the data half of the model recipe (corpus, tokenizer, tokenised data).
 # Included by the top Makefile; also usable alone: make -f assets/recipe/data.mk tokdata
 #
-#   make setup-recipe   apt packages for the recipe (Python trainer deps, word lists, fortunes)
+#   make setup-recipe   apt packages for the recipe (Python trainer deps, OpenBLAS for torch, word lists, fortunes)
 #   make corpus         synthetic labelled corpus   -> $(RECIPE_WORK)/corpus/{train,dev,test}.jsonl
 #   make tokenizer      train SentencePiece Unigram -> $(RECIPE_WORK)/tokenizer/tokenizer.json (+ check
 #                       against sentencepiece); the committed assets/tokenizer/tokenizer.json is a copy
@@ -17,7 +17,7 @@ TOKENIZER_JSON ?= assets/tokenizer/tokenizer.json
 CORPUS_SIZES ?= --train 40000 --dev 2000 --test 2000
 RECIPE_NICE ?= nice -n 5
 
-RECIPE_APT := python3-torch python3-sentencepiece python3-numpy python3-protobuf sentencepiece \
+RECIPE_APT := python3-torch libopenblas0-openmp python3-sentencepiece python3-numpy python3-protobuf sentencepiece \
 	wamerican wfrench wngerman wspanish witalian wdutch fortunes fortunes-de fortunes-it fortunes-es
 
 .PHONY: setup-recipe corpus tokenizer tokenizer-install tokdata

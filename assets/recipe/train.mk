@@ -39,9 +39,10 @@ model-export:
 model: train
 	$(MAKE) model-export
 
-model-eval:
+# Int8 numbers with stage 00's arithmetic: our expf/erff as a shared library (harness.mk builds it).
+model-eval: build/harness/libbxmaths.so
 	$(RECIPE_PY) $(TRAIN_DIR)/evaluate.py --model $(MODEL_BXM) --ckpt $(TRAIN_CKPT) \
-		--test $(RECIPE_WORK)/data/test.tok.jsonl --out assets/model
+		--maths build/harness/libbxmaths.so --test $(RECIPE_WORK)/data/test.tok.jsonl --out assets/model
 
 hf-export:
 	$(RECIPE_PY) $(TRAIN_DIR)/export_hf.py --ckpt $(TRAIN_CKPT) --out $(HF_DIR)
