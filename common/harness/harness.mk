@@ -15,6 +15,11 @@
 #       stage 00 vs the numpy reference of the contract, one window, bit for bit
 #   make mathcheck [NATIVE=1]
 #       bx_expf / bx_erff vs the libc's expf / erff on all 2^32 inputs
+#   make check-results
+#       rewrite bench/results/check-*.txt (what the book quotes): every stage, the
+#       native cross-check, the mutant and the kept variants (check-results.sh)
+#   make recipe-agree, make recipe-agree-mutant
+#       the recipe's int8 evaluation vs stage 00's eval baseline, label for label
 #
 # By default everything runs the shipped wasm build under Node (V8); NATIVE=1
 # uses the native build (a cross-check, never the proof).
@@ -55,7 +60,7 @@ HARNESS_DIFF     := $(HARNESS_DIR)/$(STAGE_NAME).$(HARNESS_CNAME).$(HARNESS_FLAV
 HARNESS_MODEL    := assets/model/model.bxm
 
 .PHONY: eval check check-mutant baseline mathcheck contract-check harness-cli harness-cli-00 \
-        recipe-maths recipe-agree recipe-agree-mutant
+        recipe-maths recipe-agree recipe-agree-mutant check-results
 
 # The stage's CLI and stage 00's (its oracle).
 harness-cli: require-stage $(HARNESS_BUILD)/CMakeCache.txt
@@ -132,3 +137,6 @@ recipe-agree: $(HARNESS_DIR)/libbxmaths.so
 recipe-agree-mutant: $(HARNESS_DIR)/libbxmaths.so
 	@if $(RECIPE_AGREE) --mutate; then echo "recipe-agree-mutant: the mutation was NOT caught"; exit 1; \
 	else echo "recipe-agree-mutant: the per-matrix-scale mutation fails the check, as it must"; fi
+
+check-results: build
+	common/harness/check-results.sh

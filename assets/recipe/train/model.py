@@ -33,7 +33,8 @@ class Layer(nn.Module):
             return t.view(B, T, HEADS, HEAD_DIM).transpose(1, 2)
         q, k, v = heads(self.q(x)), heads(self.k(x)), heads(self.v(x))
         s = torch.matmul(q, k.transpose(-1, -2)) * (1.0 / math.sqrt(HEAD_DIM))
-        ctx = torch.matmul(torch.softmax(s, dim=-1), v).transpose(1, 2).reshape(B, T, HIDDEN)
+        p = torch.softmax(s.float(), dim=-1)  # fp32 softmax, also under bf16 autocast
+        ctx = torch.matmul(p, v).transpose(1, 2).reshape(B, T, HIDDEN)
         a = self.attn_ln(x + self.o(ctx))
         return self.ffn_ln(a + self.ffn_out(F.gelu(self.ffn_in(a))))
 

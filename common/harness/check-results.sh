@@ -1,0 +1,65 @@
+#!/bin/bash
+# Regenerates bench/results/check-*.txt, the check outputs the book quotes
+# verbatim (`make check-results`; about an hour on 2 cores, most of it stage
+# 00 in native code over the whole equivalence corpus):
+#
+#   check-NN.txt          stage NN (01 on) against stage 00's committed reference,
+#                         whole equivalence corpus (wasm)
+#   check-00.txt          stage 00 itself against that reference, first 40 texts
+#                         (all 1,043 take it twenty minutes)
+#   check-00-native.txt   stage 00 built natively, whole corpus: the native/wasm
+#                         cross-check (the reference was made in wasm)
+#   check-00-mutate.txt   the check on a one-bit mutation: it must fail
+#   check-NN-VARIANT.txt  each kept variant (a failed idea) on the eval corpus:
+#                         it must fail; explain's rows whose label is unchanged
+#                         are left out
+#
+# Each file starts with one '#' line: when, which commit, model, Node, compiler,
+# CPU. A check that does not end as it must stops the script with status 1
+# (the file it was writing is kept, so the failure can be read).
+# CHECK_RESULTS_SKIP_NATIVE=1 leaves the native cross-check out.
+set -u
+cd "$(dirname "$0")/../.."
+out=bench/results
+mkdir -p "$out"
+
+provenance() {
+    local dirty=""
+    git diff --quiet HEAD -- stages common assets/model assets/baselines 2>/dev/null || dirty="+uncommitted"
+    echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)$dirty," \
+         "model sha256 $(sha256sum assets/model/model.bxm | cut -c1-16), node $(node --version)," \
+         "$(clang-19 --version | head -1), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) x$(nproc)"
+}
+
+# run NAME EXPECT COMMAND...: the command's output (less build chatter) into
+# check-NAME.txt; EXPECT is pass or fail.
+run() {
+    local name=$1 expect=$2; shift 2
+    local file="$out/check-$name.txt"
+    echo "check-results: $name ($*)" >&2
+    { provenance; "$@" 2>&1 | grep -v -E '^\[ *[0-9]+%\]|^make\[|^-- ' \
+        | grep -v -E 'label ([A-Z_]+(-[A-Z_]+)?) -> \1$'; } > "$file"
+    if { [ "$expect" = pass ] && ! grep -q "every logit bit identical" "$file"; } ||
+       { [ "$expect" = fail ] && ! grep -q "differs" "$file"; }; then
+        echo "check-results: $name did not $expect as it must; see $file" >&2
+        exit 1
+    fi
+}
+
+stages=$(ls -d stages/[0-9][0-9]-* | xargs -n1 basename)
+for stage in $stages; do
+    num=${stage%%-*}
+    [ "$num" = 00 ] && continue
+    run "$num" pass make -s check STAGE="$num"
+done
+run 00 pass make -s check STAGE=00 LIMIT=40
+run 00-mutate fail make -s check-mutant STAGE=00 LIMIT=3
+[ "${CHECK_RESULTS_SKIP_NATIVE:-}" = 1 ] || run 00-native pass make -s check STAGE=00 NATIVE=1
+# Kept variants: stages/NN-*/CMakeLists.txt's bx_stage(VARIANTS a b ...).
+for stage in $stages; do
+    num=${stage%%-*}
+    for variant in $(sed -n 's/.*VARIANTS \([^)]*\)).*/\1/p' "stages/$stage/CMakeLists.txt"); do
+        run "$num-$variant" fail make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
+    done
+done
+echo "check-results: bench/results/check-*.txt rewritten" >&2
