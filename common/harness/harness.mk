@@ -7,8 +7,9 @@
 #       every live row's logit bits of stage NN vs stage 00's on a corpus
 #       (default assets/corpora/equivalence.jsonl); exit 1 on ANY difference;
 #       LIMIT=n checks only the first n texts (quick, partial)
-#   make baseline [CORPUS=file.jsonl] [NATIVE=1]
+#   make baseline [CORPUS=file.jsonl] [NATIVE=1] [BASELINE_PARTS=n]
 #       stage 00 writes assets/baselines/eval.bin and assets/baselines/<corpus>.ref
+#       (n processes side by side, default one per core)
 #   make check-mutant STAGE=NN [CORPUS=...]
 #       succeeds only if `check` FAILS when one logit bit of one text is flipped
 #   make contract-check
@@ -100,9 +101,18 @@ check-mutant: harness-cli $(HARNESS_REF)
 	if [ $$rc -eq 1 ]; then echo "check-mutant: check failed on the one-bit mutation, as it must"; \
 	else echo "check-mutant: check did NOT catch the one-bit mutation (exit $$rc)"; exit 1; fi
 
+# The corpus's texts are dealt into BASELINE_PARTS parts dumped side by side, then
+# merged (ref-parts.mjs): the same bytes as one dump, in half the time on 2 cores.
+BASELINE_PARTS ?= $(JOBS)
+HARNESS_PARTS  := $(HARNESS_DIR)/baseline-parts
 baseline: harness-cli-00
 	$(call harness_cli,$(STAGE00_NAME)) eval --write-baseline
-	$(call harness_cli,$(STAGE00_NAME)) dump --corpus $(HARNESS_CORPUS) --out $(HARNESS_REF_REPO)
+	$(NODE) common/harness/ref-parts.mjs split $(HARNESS_CORPUS) $(BASELINE_PARTS) $(HARNESS_PARTS)
+	@pids=; for k in $$(seq 0 $$(($(BASELINE_PARTS) - 1))); do \
+	  $(call harness_cli,$(STAGE00_NAME)) dump --corpus $(HARNESS_PARTS)/part-$$k.jsonl \
+	    --out $(HARNESS_PARTS)/part-$$k.ref & pids="$$pids $$!"; \
+	done; status=0; for p in $$pids; do wait $$p || status=1; done; exit $$status
+	$(NODE) common/harness/ref-parts.mjs merge $(HARNESS_CORPUS) $(BASELINE_PARTS) $(HARNESS_PARTS) $(HARNESS_REF_REPO)
 
 mathcheck: harness-cli-00
 	$(call harness_cli,$(STAGE00_NAME)) mathcheck
