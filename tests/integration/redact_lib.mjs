@@ -1,8 +1,11 @@
 // Shared by the POST /redact integration tests: where the component is, how to
 // read a Server-Timing header, and what every successful answer must satisfy.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { firstStage, nodeTools, root, wasmBuild } from './lib/env.mjs';
 
@@ -68,9 +71,69 @@ export async function contentTokens(text) {
   return (await reference.encode(text)).getIds().length - 2;  // minus <s> and </s>
 }
 
-export function evalTexts() {
+export function evalRows() {
   return readFileSync(path.join(root, 'assets/corpora/eval.jsonl'), 'utf8')
-    .split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l).text);
+    .split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
+
+export function evalTexts() {
+  return evalRows().map((row) => row.text);
+}
+
+// Which of a text's listed PII strings the answer's entities cover. A string
+// counts as detected when entity spans (any label) cover every non-space code
+// point of its first occurrence (the rule of the recipe's hand-written score,
+// assets/recipe/train/evaluate.py). An entity is spurious when it overlaps no
+// occurrence of any listed string. Offsets are code points, as in the API.
+export function detection(text, pii, entities) {
+  const cps = [...text];
+  const covered = new Array(cps.length).fill(false);
+  for (const e of entities) for (let i = e.start; i < e.end; i++) covered[i] = true;
+  const occurrences = (s) => {
+    const needle = [...s];
+    const out = [];
+    for (let i = 0; i + needle.length <= cps.length; i++) {
+      if (needle.every((c, k) => cps[i + k] === c)) out.push([i, i + needle.length]);
+    }
+    return out;
+  };
+  const missed = [];
+  const listed = [];
+  for (const s of pii) {
+    const all = occurrences(s);
+    assert.ok(all.length, `listed PII "${s}" occurs in the text`);
+    listed.push(...all);
+    const [a, b] = all[0];
+    let ok = true;
+    for (let i = a; i < b; i++) if (!/\s/.test(cps[i]) && !covered[i]) ok = false;
+    if (!ok) missed.push(s);
+  }
+  const spurious = entities.filter((e) => !listed.some(([a, b]) => e.start < b && a < e.end));
+  return { pii: pii.length, detected: pii.length - missed.length, missed, spurious };
+}
+
+export function git(...args) {
+  try { return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim(); } catch { return null; }
+}
+
+// What a results file records about where it was measured. loadBefore: the
+// 1-minute load average when the measurement started (os.loadavg()[0]).
+export function provenance(loadBefore) {
+  const cpus = os.cpus();
+  return {
+    runtime: `jco serve --isolate-requests instance (common/host/serve.mjs), Node ${process.version}, V8 ${process.versions.v8}`,
+    machine: {
+      cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, platform: `${os.platform()} ${os.release()}`,
+      // Other work on the machine inflates every time: the load before and after says how much.
+      loadavg_1m: { before: Number(loadBefore.toFixed(2)), after: Number(os.loadavg()[0].toFixed(2)) },
+    },
+    node: process.version,
+    date: new Date().toISOString(),
+    commit: git('rev-parse', 'HEAD'),
+    component: path.relative(root, component),
+    component_sha256: createHash('sha256').update(readFileSync(component)).digest('hex'),
+    model_sha256: createHash('sha256').update(readFileSync(path.join(root, 'assets/model/model.bxm'))).digest('hex'),
+  };
 }
 
 // Every promise of a 200 answer (see redact.hpp), checked against the input.

@@ -11,15 +11,13 @@
 // Note: V8 under jco, not wasmtime: no epoch interruption (see bench/epoch/).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { root } from './lib/env.mjs';
 import { startServer } from './lib/server.mjs';
 import {
-  TIMING_NAMES, checkAnswer, checkServerTiming, component, contentTokens, evalTexts, postRedact, stage,
+  TIMING_NAMES, checkAnswer, checkServerTiming, component, contentTokens, evalTexts, postRedact, provenance, stage,
 } from './redact_lib.mjs';
 
 const REPEATS = Number(process.env.BX_TIMING_REPEATS || 20);
@@ -62,29 +60,14 @@ async function measure(text) {
   };
 }
 
-function git(...args) {
-  try { return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim(); } catch { return null; }
-}
-
 test(`Server-Timing medians of ${REPEATS} requests (${stage})`, { timeout: 1_800_000 }, async () => {
-  const loadBefore = os.loadavg();
+  const loadBefore = os.loadavg()[0];
   const short = await measure(SHORT);
   const long = await measure(LONG);
-  const cpus = os.cpus();
   const result = {
     stage,
     what: 'POST /redact Server-Timing, median per field after one discarded request',
-    runtime: `jco serve --isolate-requests instance (common/host/serve.mjs), Node ${process.version}, V8 ${process.versions.v8}`,
-    machine: {
-      cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, platform: `${os.platform()} ${os.release()}`,
-      // 1-minute load average before and after: other work on the machine inflates every number.
-      loadavg_1m: { before: Number(loadBefore[0].toFixed(2)), after: Number(os.loadavg()[0].toFixed(2)) },
-    },
-    node: process.version,
-    date: new Date().toISOString(),
-    commit: git('rev-parse', 'HEAD'),
-    component: path.relative(root, component),
-    component_sha256: createHash('sha256').update(readFileSync(component)).digest('hex'),
+    ...provenance(loadBefore),
     texts: { short, long },
   };
   mkdirSync(path.dirname(OUT), { recursive: true });

@@ -1,0 +1,58 @@
+// ctest-labels: integration;wasm;model;slow
+// Does the served model find the personal data in the eval texts? Each text of
+// assets/corpora/eval.jsonl lists, by hand, the PII strings in it ("pii"; the
+// no-PII sentence lists none). Served with a fresh instance per request, POST
+// /redact must answer every text consistently, and its entities must cover at
+// least BX_QUALITY_MIN (default 0.85, the recipe's bar for hand-written text)
+// of the listed strings. Spurious entities (overlapping no listed string) are
+// counted and reported, not bounded. Written to
+// bench/results/redact-eval-<stage>.json with the answers, what was missed,
+// and where it ran. Labelled `model`: it measures the weights, not the code.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { root } from './lib/env.mjs';
+import { startServer } from './lib/server.mjs';
+import { checkAnswer, component, detection, evalRows, postRedact, provenance, stage } from './redact_lib.mjs';
+
+const MIN = Number(process.env.BX_QUALITY_MIN || 0.85);
+const OUT = process.env.BX_QUALITY_OUT || path.join(root, 'bench/results', `redact-eval-${stage}.json`);
+
+let server;
+before(async () => { server = await startServer(component); });
+after(async () => { if (server) await server.stop(); });
+
+test(`POST /redact finds the eval texts' PII (${stage})`, { timeout: 600_000 }, async () => {
+  const loadBefore = os.loadavg()[0];
+  const texts = [];
+  for (const row of evalRows()) {
+    const res = await postRedact(server.url, JSON.stringify({ text: row.text }));
+    assert.equal(res.status, 200);
+    const answer = await res.json();
+    checkAnswer(row.text, answer);
+    const d = detection(row.text, row.pii ?? [], answer.entities);
+    texts.push({
+      text: row.text, redacted: answer.redacted,
+      entities: answer.entities.map((e) => `${e.label}: ${e.text}`),
+      pii: d.pii, detected: d.detected, missed: d.missed, spurious: d.spurious.map((e) => `${e.label}: ${e.text}`),
+    });
+  }
+  const pii = texts.reduce((n, t) => n + t.pii, 0);
+  const detected = texts.reduce((n, t) => n + t.detected, 0);
+  const spurious = texts.reduce((n, t) => n + t.spurious.length, 0);
+  const result = {
+    stage,
+    what: 'POST /redact on assets/corpora/eval.jsonl: listed PII strings covered by entities, spurious entities',
+    ...provenance(loadBefore),
+    pii, detected, detected_share: Number((detected / pii).toFixed(4)), spurious,
+    texts,
+  };
+  mkdirSync(path.dirname(OUT), { recursive: true });
+  writeFileSync(OUT, JSON.stringify(result, null, 2) + '\n');
+  console.log(`wrote ${path.relative(root, OUT)}: ${detected}/${pii} PII strings detected ` +
+              `(${(100 * detected / pii).toFixed(1)}%), ${spurious} spurious entities`);
+  for (const t of texts) if (t.missed.length) console.log(`  missed in "${t.text.slice(0, 40)}...": ${t.missed.join(' | ')}`);
+  assert.ok(detected / pii >= MIN, `${detected}/${pii} detected, below ${MIN}`);
+});
