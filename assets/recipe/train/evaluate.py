@@ -335,7 +335,10 @@ def write_md(rep, path):
     tr = rep.get("training", {})
     if tr:
         L.append(f"- training: {tr.get('steps')} steps, {tr.get('minutes')} min, {tr.get('tokens')} window tokens "
-                 f"({tr.get('content_tokens')} labelled content tokens), {tr.get('tokens_per_s')} tokens/s")
+                 f"({tr.get('content_tokens')} labelled content tokens), {tr.get('tokens_per_s')} tokens/s "
+                 f"on average; last run's precision {tr.get('precision')} (the log: `assets/model/train.log`)")
+    L.append(f"- int8 arithmetic: {rep.get('int8_arithmetic', 'fast')} "
+             f"({'stage 00 bit for bit' if rep.get('int8_arithmetic') == 'exact' else 'bxm fast mode'})")
     t = rep["test"]
     sub = (f" (the first {t['texts']} of the file's {t['texts_in_file']}: a time limit)"
            if t.get("texts_in_file", t["texts"]) > t["texts"] else "")
@@ -459,7 +462,8 @@ def main():
         rep["training"] = {"steps": ck.get("step"), "minutes": round(el / 60, 1),
                            "tokens": ck.get("tokens_seen"), "content_tokens": ck.get("content_tokens_seen"),
                            "tokens_per_s": round(ck.get("tokens_seen", 0) / max(el, 1e-9), 1),
-                           "batch": ck.get("args", {}).get("batch"), "peak_lr": ck.get("args", {}).get("lr")}
+                           "batch": ck.get("args", {}).get("batch"), "peak_lr": ck.get("args", {}).get("lr"),
+                           "precision": ck.get("args", {}).get("precision", "fp32")}
 
     texts = read_tok(a.test, a.limit)
     ids_list = [t[0] for t in texts]
