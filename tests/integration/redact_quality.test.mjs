@@ -8,6 +8,10 @@
 // counted and reported, not bounded. Written to
 // bench/results/redact-eval-<stage>.json with the answers, what was missed,
 // and where it ran. Labelled `model`: it measures the weights, not the code.
+//
+// The check can fail: BX_QUALITY_MUTATE=off-by-one scores every entity one code
+// point to the right (an offset bug in the service) and must fail it; CTest's
+// "node: redact_quality mutant is caught" runs that.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,7 +22,8 @@ import { startServer } from './lib/server.mjs';
 import { checkAnswer, component, detection, evalRows, postRedact, provenance, stage } from './redact_lib.mjs';
 
 const MIN = Number(process.env.BX_QUALITY_MIN || 0.85);
-const OUT = process.env.BX_QUALITY_OUT || path.join(root, 'bench/results', `redact-eval-${stage}.json`);
+const MUTATE = process.env.BX_QUALITY_MUTATE === 'off-by-one';
+const OUT = process.env.BX_QUALITY_OUT || path.join(root, MUTATE ? 'build' : 'bench/results', `redact-eval-${stage}.json`);
 
 let server;
 before(async () => { server = await startServer(component); });
@@ -32,7 +37,8 @@ test(`POST /redact finds the eval texts' PII (${stage})`, { timeout: 600_000 }, 
     assert.equal(res.status, 200);
     const answer = await res.json();
     checkAnswer(row.text, answer);
-    const d = detection(row.text, row.pii ?? [], answer.entities);
+    const scored = MUTATE ? answer.entities.map((e) => ({ ...e, start: e.start + 1, end: e.end + 1 })) : answer.entities;
+    const d = detection(row.text, row.pii ?? [], scored);
     texts.push({
       text: row.text, redacted: answer.redacted,
       entities: answer.entities.map((e) => `${e.label}: ${e.text}`),
