@@ -84,6 +84,49 @@ def make_windows(texts):
             np.array(counts, dtype=np.float64))
 
 
+def runs(labels):
+    """[(start, end, is_entity)] of a window's content labels: maximal runs of O and of non-O."""
+    out, start = [], 0
+    for i in range(1, len(labels) + 1):
+        if i == len(labels) or (labels[i] != 0) != (labels[start] != 0):
+            out.append((start, i, labels[start] != 0))
+            start = i
+    return out
+
+
+def o_run_pool(ids, labels, limit=20000, max_len=24):
+    """Runs of O tokens (at most max_len) from the first `limit` windows: contexts to splice in."""
+    pool = []
+    for w in range(min(limit, len(ids))):
+        m = labels[w] != IGNORE
+        c_ids, c_lab = ids[w][m].tolist(), labels[w][m].tolist()
+        for a, b, ent in runs(c_lab):
+            if not ent and b - a <= max_len:
+                pool.append(c_ids[a:b])
+    return pool
+
+
+def recontext(ids_row, lab_row, pool, rng):
+    """Context augmentation: the window's entities kept, every run of O tokens between them
+    replaced by a run drawn from other texts. The model then has to recognise an entity from
+    its own tokens too, not only from the template sentence around it (hand-written text uses
+    contexts no template has)."""
+    m = lab_row != IGNORE
+    c_ids, c_lab = ids_row[m].tolist(), lab_row[m].tolist()
+    new_ids, new_lab = [], []
+    for a, b, ent in runs(c_lab):
+        if ent:
+            new_ids += c_ids[a:b]
+            new_lab += c_lab[a:b]
+        else:
+            r = pool[rng.integers(len(pool))]
+            new_ids += r
+            new_lab += [0] * len(r)
+    new_ids, new_lab = new_ids[:bxm.WINDOW - 2], new_lab[:bxm.WINDOW - 2]
+    lab = [IGNORE] + new_lab + [IGNORE] * (bxm.WINDOW - 1 - len(new_lab))
+    return torch.tensor(bxm.window_ids(new_ids)), torch.tensor(lab)
+
+
 def lr_at(frac, peak, warm):
     if frac < warm:
         return peak * frac / warm
@@ -141,6 +184,8 @@ def main():
     ap.add_argument("--emb-lr-mult", type=float, default=10.0, help="learning-rate factor for the embeddings")
     ap.add_argument("--pos-init", choices=["normal", "sinusoidal"], default="sinusoidal")
     ap.add_argument("--pos-scale", type=float, default=0.04)
+    ap.add_argument("--recontext", type=float, default=0.25,
+                    help="share of drawn windows whose O context is replaced by O runs of other texts")
     ap.add_argument("--precision", choices=["bf16", "fp32"], default="bf16",
                     help="matrix products in bfloat16 (torch CPU autocast; fp32 master weights, LayerNorm, "
                          "softmax and loss) or all fp32. On this AVX512-BF16 CPU bf16 steps were about 5x "
@@ -213,10 +258,13 @@ def main():
 
     budget = a.minutes * 60.0
     probs = tr_cnt / tr_cnt.sum()
+    pool = o_run_pool(tr_ids, tr_lab) if a.recontext > 0 else []
+    aug_rng = np.random.default_rng(a.seed + state["step"])
     log(f"train: {len(train_texts)} texts, {len(tr_ids)} windows, {int(tr_cnt.sum())} content tokens "
         f"(mean {tr_cnt.mean():.1f}/window); dev subset {len(dv_ids)} windows; vocab {vocab}; "
         f"params {n_params(model)}; batch {a.batch}; lr {a.lr}; budget {a.minutes} min; "
-        f"threads {torch.get_num_threads()}; precision {a.precision}", a.log)
+        f"threads {torch.get_num_threads()}; precision {a.precision}; recontext {a.recontext} "
+        f"({len(pool)} O runs)", a.log)
 
     stop = []  # SIGTERM / SIGINT: save a checkpoint, then stop
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
@@ -238,7 +286,10 @@ def main():
         for g in opt.param_groups:
             g["lr"] = lr * g.get("lr_mult", 1.0)
         idx = torch.from_numpy(np.random.choice(len(tr_ids), size=a.batch, p=probs))
-        x, y = tr_ids[idx], tr_lab[idx]
+        x, y = tr_ids[idx].clone(), tr_lab[idx].clone()
+        for b in range(a.batch):
+            if aug_rng.random() < a.recontext:
+                x[b], y[b] = recontext(x[b], y[b], pool, aug_rng)
         m = y != IGNORE
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.precision == "bf16"):
             logits = model(x)
