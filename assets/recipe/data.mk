@@ -7,6 +7,7 @@
 #                       against sentencepiece); the committed assets/tokenizer/tokenizer.json is a copy
 #                       of one such run: `make tokenizer-install` replaces it (do not, once a model exists)
 #   make tokdata        tokenise the corpus with the reference tokenizer -> $(RECIPE_WORK)/data/*.tok.jsonl
+#                       (+ o_text.*.tok.jsonl: fortune cookies without PII, all O)
 
 NODE_TOOLS ?= common/node
 NODE ?= node
@@ -46,10 +47,14 @@ $(RECIPE_WORK)/tokenizer/tokenizer.json: $(RECIPE_WORK)/corpus/train.jsonl $(REC
 tokenizer-install: $(RECIPE_WORK)/tokenizer/tokenizer.json
 	cp $< $(TOKENIZER_JSON)
 
-tokdata: $(RECIPE_WORK)/data/train.tok.jsonl
+tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.tok.jsonl
 $(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
+# Ordinary text without PII (fortune cookies, all O): trained on, and its dev part scored for false positives.
+$(RECIPE_WORK)/data/o_text.train.tok.jsonl: $(TOKENIZER_JSON) $(RECIPE_DIR)/train/o_text.py
+	@mkdir -p $(RECIPE_WORK)/data
+	$(RECIPE_PY) $(RECIPE_DIR)/train/o_text.py --tokenizer $(TOKENIZER_JSON) --out $(RECIPE_WORK)/data
 
 # ---- corpora (assets/corpora/) -------------------------------------------------------------
 #   make corpora            regenerate equivalence.jsonl (deterministic; the committed file must not change)

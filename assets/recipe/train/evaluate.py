@@ -3,6 +3,7 @@
 1. Entity-level F1 on the held-out test set (assets/work/data/test.tok.jsonl), overall, per
    entity type and per language; int8 (.bxm through bxm.Int8Model) and float (checkpoint).
 2. Hand-written texts (assets/corpora/handwritten.jsonl): share of PII strings detected.
+3. Ordinary text without PII (o_text.py's held-out fortune cookies): false positives.
 Writes assets/model/report.json and assets/model/REPORT.md (generated from the JSON only).
 
 Windows: exactly the service's (windows.py mirrors common/service/windows.cpp): 254 content
@@ -282,6 +283,20 @@ def tokenize_texts(texts, tokenizer):
     return [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
 
 
+def o_text_false_positives(path, limit, names, pool, jobs):
+    """Held-out ordinary text with no PII (o_text.py's dev file): every predicted entity is a
+    false positive. Reports the share of texts with any entity and entities per 1,000 tokens."""
+    rows = read_tok(path, limit)
+    ids_list = [r[0] for r in rows]
+    out = {"file": os.path.relpath(path, ROOT), "texts": len(rows), "tokens": sum(len(i) for i in ids_list)}
+    for name in names:
+        found = [spans(viterbi(lg)) for lg in all_logits(name, ids_list, pool, jobs)]
+        n = sum(len(f) for f in found)
+        out[name] = {"texts_with_entities": sum(1 for f in found if f), "entities": n,
+                     "entities_per_1000_tokens": round(1000.0 * n / max(out["tokens"], 1), 2)}
+    return out
+
+
 def handwritten(path, tokenizer, names, pool, jobs):
     rows = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
     encs = tokenize_texts([r["text"] for r in rows], tokenizer)
@@ -380,6 +395,17 @@ def write_md(rep, path):
             f"{k} {v['detected']}/{v['total']} ({v['percent']}%)" for k, v in h["int8"]["per_language"].items()))
         if h.get("pii_not_found_in_text"):
             L.append(f"\n{h['pii_not_found_in_text']} PII strings were not substrings of their text and were skipped.")
+    o = rep.get("o_text")
+    if o:
+        L.append("\n## Ordinary text without PII (false positives)\n")
+        L.append(f"{o['texts']} held-out fortune cookies ({o['tokens']} tokens, `{o['file']}`), where every "
+                 "predicted entity is wrong:\n")
+        L.append("| model | texts with an entity | entities | per 1,000 tokens |")
+        L.append("|---|---|---|---|")
+        for name in ("int8", "float"):
+            if name in o:
+                L.append(f"| {name} | {o[name]['texts_with_entities']} | {o[name]['entities']} | "
+                         f"{o[name]['entities_per_1000_tokens']} |")
     acc = rep.get("acceptance", {})
     if acc:
         L.append("\n## Acceptance\n")
@@ -411,6 +437,9 @@ def main():
     ap.add_argument("--no-float", action="store_true")
     ap.add_argument("--out", default=os.path.join(ROOT, "assets/model"))
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (one thread each)")
+    ap.add_argument("--o-text", default=os.path.join(ROOT, "assets/work/data/o_text.dev.tok.jsonl"),
+                    help="held-out ordinary text without PII (o_text.py): false positives")
+    ap.add_argument("--o-text-limit", type=int, default=500)
     ap.add_argument("--maths", default=os.path.join(ROOT, "build/harness/libbxmaths.so"),
                     help="our expf/erff as a shared library (make recipe-maths): the int8 numbers are "
                          "then stage 00's arithmetic bit for bit")
@@ -484,6 +513,11 @@ def main():
         agree = sum(int((a_ == b_).sum()) for a_, b_ in zip(preds_argmax["int8"], preds_argmax["float"]))
         test["int8_vs_float_token_agreement"] = round(agree / max(test["tokens"], 1), 5)
     rep["test"] = test
+
+    if a.o_text and os.path.exists(a.o_text):
+        rep["o_text"] = o_text_false_positives(a.o_text, a.o_text_limit, names, pool, a.jobs)
+        print(f"ordinary text: int8 {rep['o_text']['int8']['texts_with_entities']} of {rep['o_text']['texts']} "
+              f"texts with an entity", flush=True)
 
     tok = a.tokenizer or find_tokenizer()
     if os.path.exists(a.handwritten) and tok:

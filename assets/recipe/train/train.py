@@ -184,6 +184,9 @@ def main():
     ap.add_argument("--emb-lr-mult", type=float, default=10.0, help="learning-rate factor for the embeddings")
     ap.add_argument("--pos-init", choices=["normal", "sinusoidal"], default="sinusoidal")
     ap.add_argument("--pos-scale", type=float, default=0.04)
+    ap.add_argument("--extra", nargs="*", default=None,
+                    help="more training files ({ids, labels} lines); default: o_text.train.tok.jsonl "
+                         "in --data when it exists (o_text.py: ordinary text, all O)")
     ap.add_argument("--recontext", type=float, default=0.25,
                     help="share of drawn windows whose O context is replaced by O runs of other texts")
     ap.add_argument("--precision", choices=["bf16", "fp32"], default="bf16",
@@ -198,6 +201,10 @@ def main():
     ckpt_path = os.path.join(a.ckpt_dir, "last.pt")
 
     train_texts = read_texts(os.path.join(a.data, "train.tok.jsonl"), a.limit)
+    extra = a.extra if a.extra is not None else [p for p in [os.path.join(a.data, "o_text.train.tok.jsonl")]
+                                                   if os.path.exists(p)]
+    for path in extra:
+        train_texts += read_texts(path, a.limit)
     dev_texts = read_texts(os.path.join(a.data, "dev.tok.jsonl"), a.limit)
     tr_ids, tr_lab, tr_cnt = make_windows(train_texts)
     dv_ids, dv_lab, _ = make_windows(dev_texts)
@@ -264,7 +271,7 @@ def main():
         f"(mean {tr_cnt.mean():.1f}/window); dev subset {len(dv_ids)} windows; vocab {vocab}; "
         f"params {n_params(model)}; batch {a.batch}; lr {a.lr}; budget {a.minutes} min; "
         f"threads {torch.get_num_threads()}; precision {a.precision}; recontext {a.recontext} "
-        f"({len(pool)} O runs)", a.log)
+        f"({len(pool)} O runs); extra {extra}", a.log)
 
     stop = []  # SIGTERM / SIGINT: save a checkpoint, then stop
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
