@@ -1,4 +1,4 @@
-// ctest-labels: integration;wasm;model;slow
+// ctest-labels: integration;wasm;model
 // Does the served model find the personal data in the eval texts? Each text of
 // assets/corpora/eval.jsonl lists, by hand, the PII strings in it ("pii"; the
 // no-PII sentence lists none). Served with a fresh instance per request, POST
