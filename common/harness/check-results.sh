@@ -25,7 +25,7 @@ mkdir -p "$out"
 
 provenance() {
     local dirty=""
-    git diff --quiet HEAD -- stages common assets/model assets/baselines 2>/dev/null || dirty="+uncommitted"
+    git diff --quiet HEAD -- stages common assets/model/model.bxm assets/baselines 2>/dev/null || dirty="+uncommitted"
     echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)$dirty," \
          "model sha256 $(sha256sum assets/model/model.bxm | cut -c1-16), node $(node --version)," \
          "$(clang-19 --version | head -1), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) x$(nproc)"
@@ -37,7 +37,7 @@ run() {
     local name=$1 expect=$2; shift 2
     local file="$out/check-$name.txt"
     echo "check-results: $name ($*)" >&2
-    { provenance; "$@" 2>&1 | grep -v -E '^\[ *[0-9]+%\]|^make\[|^-- ' \
+    { provenance; "$@" 2>&1 | grep -v -E '^\[ *[0-9]+%\]|^make\[|^-- |^(check|dump): [0-9]+/[0-9]+ texts, [0-9]+ s$' \
         | grep -v -E 'label ([A-Z_]+(-[A-Z_]+)?) -> \1$'; } > "$file"
     if { [ "$expect" = pass ] && ! grep -q "every logit bit identical" "$file"; } ||
        { [ "$expect" = fail ] && ! grep -q "differs" "$file"; }; then
