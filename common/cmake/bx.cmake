@@ -213,4 +213,95 @@ function(bx_stage)
 
   # Stages in build order, for tests and the Makefile (lowest number first).
   set_property(GLOBAL APPEND PROPERTY BX_STAGES "${_name}")
+
+  # For bx_stage_data(), called next in the same CMakeLists.txt.
+  set(_libs ${_lib})
+  foreach(_variant ${_arg_VARIANTS})
+    list(APPEND _libs ${_lib}_${_variant})
+  endforeach()
+  set(BX_STAGE_LIBS ${_libs} PARENT_SCOPE)
+  set(BX_STAGE_NAME ${_name} PARENT_SCOPE)
+  set(BX_STAGE_NUM ${_nn} PARENT_SCOPE)
+endfunction()
+
+# ---- programs for the build host ---------------------------------------------
+# bx_host_tool(<target> <sources>...): an executable that runs on the machine
+# doing the build (a generator), linked with common's json, text and tokenizer
+# code. The native flavour builds it like any target. In the wasm flavour the
+# compiler makes wasm, so the tool is a small separate CMake project
+# (common/cmake/host-tool) built with the native toolchain. Sets
+# <target>_EXE (the program's path) and <target>_DEPENDS (what a custom command
+# that runs it must depend on) in the caller's scope.
+function(bx_host_tool target)
+  set(_sources ${ARGN})
+  if(NOT WASI)
+    add_executable(${target} ${_sources})
+    target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+    target_link_libraries(${target} PRIVATE bx_common)
+    set(${target}_EXE "$<TARGET_FILE:${target}>" PARENT_SCOPE)
+    set(${target}_DEPENDS ${target} PARENT_SCOPE)
+    return()
+  endif()
+  include(ExternalProject)
+  set(_bin "${CMAKE_CURRENT_BINARY_DIR}/${target}-host")
+  ExternalProject_Add(${target}
+    SOURCE_DIR "${BX_ROOT}/common/cmake/host-tool"
+    BINARY_DIR "${_bin}"
+    PREFIX "${_bin}/ep"
+    CMAKE_ARGS "-DCMAKE_TOOLCHAIN_FILE=${BX_ROOT}/common/cmake/native-clang.cmake"
+               -DCMAKE_BUILD_TYPE=Release
+    CMAKE_CACHE_ARGS "-DBX_ROOT:PATH=${BX_ROOT}" "-DBX_TOOL_NAME:STRING=${target}"
+                     "-DBX_TOOL_SOURCES:STRING=${_sources}"
+                     "-DBX_TOOL_INCLUDE_DIR:PATH=${CMAKE_CURRENT_SOURCE_DIR}"
+    INSTALL_COMMAND ""
+    BUILD_ALWAYS TRUE            # its own make decides whether a source changed
+    BUILD_BYPRODUCTS "${_bin}/${target}"
+    USES_TERMINAL_BUILD FALSE)
+  set(${target}_EXE "${_bin}/${target}" PARENT_SCOPE)
+  set(${target}_DEPENDS ${target} "${_bin}/${target}" PARENT_SCOPE)
+endfunction()
+
+# bx_stage_data(GENERATOR <src>... INPUT <file> OUTPUTS <name>... EMBED_IN <src>)
+# Data a stage computes at build time instead of at every request (stage 04's
+# vocabulary blob). The GENERATOR sources form a host program that is run as
+#     generator INPUT <build dir>/<name>...
+# and must write every output. The stage's libraries (and variants) get
+# BX_DATA_<NAME>="<path>" (name upper-cased, non-alphanumerics as _) to #embed
+# in the EMBED_IN source, which recompiles when an output changes. Nothing
+# generated is committed. CTest runs the generator twice more and compares
+# bytes: it must be deterministic (common/harness/tests.cmake).
+function(bx_stage_data)
+  cmake_parse_arguments(_arg "" "INPUT;EMBED_IN" "GENERATOR;OUTPUTS" ${ARGN})
+  if(NOT BX_STAGE_LIBS)
+    message(FATAL_ERROR "bx_stage_data() comes after bx_stage() in the stage's CMakeLists.txt")
+  endif()
+  list(TRANSFORM _arg_GENERATOR PREPEND "${CMAKE_CURRENT_SOURCE_DIR}/")
+  set(_tool stage_${BX_STAGE_NUM}_generator)
+  bx_host_tool(${_tool} ${_arg_GENERATOR})
+  set(_dir "${CMAKE_CURRENT_BINARY_DIR}/data")
+  set(_outputs "")
+  set(_definitions "")
+  foreach(_out ${_arg_OUTPUTS})
+    list(APPEND _outputs "${_dir}/${_out}")
+    string(MAKE_C_IDENTIFIER "${_out}" _id)
+    string(TOUPPER "${_id}" _id)
+    list(APPEND _definitions "BX_DATA_${_id}=\"${_dir}/${_out}\"")
+  endforeach()
+  add_custom_command(
+    OUTPUT ${_outputs}
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${_dir}"
+    COMMAND ${${_tool}_EXE} "${_arg_INPUT}" ${_outputs}
+    DEPENDS ${${_tool}_DEPENDS} "${_arg_INPUT}"
+    COMMENT "Generating ${BX_STAGE_NAME}'s build-time data: ${_arg_OUTPUTS}"
+    VERBATIM)
+  add_custom_target(stage_${BX_STAGE_NUM}_data DEPENDS ${_outputs})
+  foreach(_lib ${BX_STAGE_LIBS})
+    add_dependencies(${_lib} stage_${BX_STAGE_NUM}_data)
+    target_compile_definitions(${_lib} PRIVATE ${_definitions})
+  endforeach()
+  set_property(SOURCE "${CMAKE_CURRENT_SOURCE_DIR}/${_arg_EMBED_IN}" APPEND PROPERTY OBJECT_DEPENDS ${_outputs})
+  # For the determinism test: stage|generator|input|outputs (;-list as ,).
+  string(REPLACE ";" "," _out_list "${_outputs}")
+  set_property(GLOBAL APPEND PROPERTY BX_STAGE_DATA
+               "${BX_STAGE_NAME}|${${_tool}_EXE}|${_arg_INPUT}|${_out_list}")
 endfunction()

@@ -325,6 +325,33 @@ void append_string(std::string& out, std::string_view s) {
     out.push_back('"');
 }
 
+void write(std::string& out, const Value& value) {
+    switch (value.kind) {
+        case Kind::Null: out.append("null"); return;
+        case Kind::Bool: out.append(value.boolean ? "true" : "false"); return;
+        case Kind::Number: out.append(value.text); return;
+        case Kind::String: append_string(out, value.text); return;
+        case Kind::Array:
+            out.push_back('[');
+            for (std::size_t k = 0; k < value.items.size(); ++k) {
+                if (k) out.push_back(',');
+                write(out, value.items[k]);
+            }
+            out.push_back(']');
+            return;
+        case Kind::Object:
+            out.push_back('{');
+            for (std::size_t k = 0; k < value.members.size(); ++k) {
+                if (k) out.push_back(',');
+                append_string(out, value.members[k].first);
+                out.push_back(':');
+                write(out, value.members[k].second);
+            }
+            out.push_back('}');
+            return;
+    }
+}
+
 void append_float(std::string& out, float value) {
     if (!std::isfinite(value)) {
         out.append("null");

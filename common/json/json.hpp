@@ -56,6 +56,11 @@ bool parse(std::string_view input, Value& out, Error& error);
 // quotes escaped, UTF-8 passed through) to `out`.
 void append_string(std::string& out, std::string_view s);
 
+// Appends `value` as compact JSON: members in their order, numbers as their
+// source text (so a value read and written again keeps every digit). Stage 04's
+// build-time generator writes the slim tokenizer.json with it.
+void write(std::string& out, const Value& value);
+
 // Appends a float as the shortest text that reads back to the same f32 bits
 // ("1e-07", "-0.5", "NaN"-free: NaN/inf are written as null).
 void append_float(std::string& out, float value);

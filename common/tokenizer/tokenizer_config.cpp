@@ -169,13 +169,25 @@ struct Reader {
         return true;
     }
 
-    bool read_model(const Value& root, TokenizerConfig& out) {
+    bool read_model(const Value& root, TokenizerConfig& out, VocabSource source) {
         const Value* model = member(root, "model", Kind::Object, "tokenizer.json");
         if (!model) return false;
         std::string type = type_of(*model);
         if (type != "Unigram") return fail("unsupported model \"" + type + "\"");
         if (!option_is(*model, "byte_fallback", false, "Unigram")) return false;
         const Value* unk = member(*model, "unk_id", Kind::Number, "Unigram");
+        if (source == VocabSource::Elsewhere) {
+            // A slim tokenizer.json: the vocabulary is the blob's, so one here
+            // would be a second, possibly different, copy.
+            if (model->find("vocab")) return fail("Unigram: a slim tokenizer.json must not hold a vocab");
+            std::int64_t unk_id = 0;
+            if (!unk) return false;
+            if (!unk->as_int64(unk_id) || unk_id < 0 || unk_id > INT32_MAX) {
+                return fail("Unigram: unk_id out of range");
+            }
+            out.unk_id = static_cast<std::int32_t>(unk_id);
+            return true;
+        }
         const Value* vocab = member(*model, "vocab", Kind::Array, "Unigram");
         if (!unk || !vocab) return false;
         std::int64_t unk_id = 0;
@@ -202,7 +214,8 @@ struct Reader {
 
 }  // namespace
 
-bool read_tokenizer_config(const json::Value& root, TokenizerConfig& out, std::string* error) {
+bool read_tokenizer_config(const json::Value& root, TokenizerConfig& out, std::string* error,
+                           VocabSource vocab) {
     out = TokenizerConfig{};
     Reader reader{error};
     if (!root.is(Kind::Object)) return reader.fail("tokenizer.json is not an object");
@@ -212,10 +225,11 @@ bool read_tokenizer_config(const json::Value& root, TokenizerConfig& out, std::s
     }
     return reader.read_added_tokens(root, out) && reader.read_normalizer(root, out) &&
            reader.read_pre_tokenizer(root, out) && reader.read_post_processor(root, out) &&
-           reader.read_model(root, out);
+           reader.read_model(root, out, vocab);
 }
 
-bool read_tokenizer_config(std::string_view json_text, TokenizerConfig& out, std::string* error) {
+bool read_tokenizer_config(std::string_view json_text, TokenizerConfig& out, std::string* error,
+                           VocabSource vocab) {
     json::Value root;
     json::Error parse_error;
     if (!json::parse(json_text, root, parse_error)) {
@@ -224,7 +238,7 @@ bool read_tokenizer_config(std::string_view json_text, TokenizerConfig& out, std
         }
         return false;
     }
-    return read_tokenizer_config(root, out, error);
+    return read_tokenizer_config(root, out, error, vocab);
 }
 
 }  // namespace bx

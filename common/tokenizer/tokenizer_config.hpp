@@ -36,11 +36,19 @@ struct TokenizerConfig {
     std::vector<VocabEntry> vocab;    // the Unigram model, for the stage to index
 };
 
+// Where the Unigram vocabulary lives. Up to stage 03 it is read from
+// tokenizer.json's model.vocab. From stage 04 on it is compiled into a blob at
+// build time, and the stage embeds a "slim" tokenizer.json whose model has no
+// vocab (its unk_id is then checked against the blob by the stage).
+enum class VocabSource { Json, Elsewhere };
+
 // Reads a parsed tokenizer.json. False with *error naming the first thing
 // missing or unsupported (e.g. `unsupported normalizer "NFD"`).
-bool read_tokenizer_config(const json::Value& root, TokenizerConfig& out, std::string* error);
+bool read_tokenizer_config(const json::Value& root, TokenizerConfig& out, std::string* error,
+                           VocabSource vocab = VocabSource::Json);
 
 // Parses the text and reads it.
-bool read_tokenizer_config(std::string_view json_text, TokenizerConfig& out, std::string* error);
+bool read_tokenizer_config(std::string_view json_text, TokenizerConfig& out, std::string* error,
+                           VocabSource vocab = VocabSource::Json);
 
 }  // namespace bx
