@@ -63,10 +63,37 @@ foreach(_stage ${_bx_stages})
   set_tests_properties("stage ${_stage}: tokcheck" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
                        RESOURCE_LOCK bx_wasm_build)
 endforeach()
-add_test(NAME "tokcheck mutant is caught" COMMAND make tokcheck-mutant STAGE=00
-         WORKING_DIRECTORY "${BX_ROOT}")
-set_tests_properties("tokcheck mutant is caught" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
-                     RESOURCE_LOCK bx_wasm_build)
+# The `>` -> `>=` mutant of each stage's own Viterbi (stage 04 has a new one)
+# must fail tokcheck.
+foreach(_stage ${_bx_stages})
+  string(SUBSTRING "${_stage}" 0 2 _num)
+  add_test(NAME "stage ${_stage}: tokcheck mutant is caught" COMMAND make tokcheck-mutant STAGE=${_num}
+           WORKING_DIRECTORY "${BX_ROOT}")
+  set_tests_properties("stage ${_stage}: tokcheck mutant is caught" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
+                       RESOURCE_LOCK bx_wasm_build)
+endforeach()
+
+# Build-time data (bx_stage_data): the generator run twice more must write the
+# bytes the build embedded. The mutant (one byte appended to a second run's
+# output) must be caught, for the reason planted.
+get_property(_bx_stage_data GLOBAL PROPERTY BX_STAGE_DATA)
+foreach(_entry ${_bx_stage_data})
+  string(REPLACE "|" ";" _parts "${_entry}")
+  list(GET _parts 0 _stage)
+  list(GET _parts 1 _tool)
+  list(GET _parts 2 _input)
+  list(GET _parts 3 _outputs)
+  add_test(NAME "stage ${_stage}: build-time data is deterministic"
+           COMMAND ${CMAKE_COMMAND} "-DTOOL=${_tool}" "-DINPUT=${_input}" "-DOUTPUTS=${_outputs}"
+                   "-DWORK=${_bx_diff_dir}/${_stage}-data" -P "${BX_ROOT}/common/cmake/check-deterministic.cmake")
+  set_tests_properties("stage ${_stage}: build-time data is deterministic" PROPERTIES LABELS "quick;check")
+  add_test(NAME "stage ${_stage}: build-time data mutant is caught"
+           COMMAND ${CMAKE_COMMAND} "-DTOOL=${_tool}" "-DINPUT=${_input}" "-DOUTPUTS=${_outputs}"
+                   "-DWORK=${_bx_diff_dir}/${_stage}-data-mutant" -DMUTATE=1
+                   -P "${BX_ROOT}/common/cmake/check-deterministic.cmake")
+  set_tests_properties("stage ${_stage}: build-time data mutant is caught" PROPERTIES LABELS "quick;check;mutant"
+                       PASS_REGULAR_EXPRESSION "run 2's [^ ]+ differs from the build's")
+endforeach()
 
 # Every kept variant (a failed idea, e.g. stage 03's d-lanes scores) must FAIL
 # the check: it passes only if `check` names a differing text.

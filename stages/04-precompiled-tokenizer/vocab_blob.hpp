@@ -143,7 +143,9 @@ inline std::optional<VocabBlob> VocabBlob::open(std::span<const char> bytes, std
     if (blob.nodes_ == 0 || blob.nodes_ > INT32_MAX) return refuse("node count out of range");
     if (blob.unk_id_ < 0 || static_cast<std::uint32_t>(blob.unk_id_) >= blob.pieces_) return refuse("unk_id out of range");
 
-    // The sections, in file order, each inside the blob and after the last.
+    // The sections, in file order: each starts at the first multiple of 8
+    // after the previous one (the layout is fixed by the counts) and lies
+    // inside the blob; the last one ends the blob.
     struct Section {
         const char* name;
         std::size_t field;
@@ -165,13 +167,14 @@ inline std::optional<VocabBlob> VocabBlob::open(std::span<const char> bytes, std
             // Its length is the last piece offset (the offsets are in place by now).
             section.length = blob_u32(blob.piece_offsets_ + 4 * n);
         }
-        if (offset < previous_end || offset > size || section.length > size - offset) {
+        if (offset != (previous_end + 7) / 8 * 8 || offset > size || section.length > size - offset) {
             return refuse(std::string(section.name) + " section out of range (offset " + std::to_string(offset) +
                           ", " + std::to_string(section.length) + " bytes, blob " + std::to_string(size) + ")");
         }
         *section.start = base + offset;
         previous_end = offset + section.length;
     }
+    if (previous_end != size) return refuse("bytes after the labels section");
 
     // Pieces: offsets start at 0 and never go back. Scores: the minimum is the
     // header's, bit for bit (the unknown-token score is derived from it).

@@ -1,0 +1,38 @@
+# cmake -DTOOL=gen -DINPUT=in -DOUTPUTS=a,b -DWORK=dir [-DMUTATE=1] -P check-deterministic.cmake
+#
+# Runs a bx_stage_data generator twice into WORK/1 and WORK/2 and requires
+# each output, both times, to equal byte for byte the file the build made
+# (OUTPUTS, comma-separated). MUTATE=1 appends one byte to the second run's
+# first output: the check must then fail (CTest expects it to).
+foreach(_var TOOL INPUT OUTPUTS WORK)
+  if(NOT DEFINED ${_var})
+    message(FATAL_ERROR "check-deterministic: -D${_var}=... is required")
+  endif()
+endforeach()
+string(REPLACE "," ";" _outputs "${OUTPUTS}")
+foreach(_run 1 2)
+  set(_dir "${WORK}/${_run}")
+  file(REMOVE_RECURSE "${_dir}")
+  file(MAKE_DIRECTORY "${_dir}")
+  set(_args "")
+  foreach(_out ${_outputs})
+    get_filename_component(_name "${_out}" NAME)
+    list(APPEND _args "${_dir}/${_name}")
+  endforeach()
+  execute_process(COMMAND "${TOOL}" "${INPUT}" ${_args} RESULT_VARIABLE _rc OUTPUT_QUIET)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "check-deterministic: ${TOOL} failed (${_rc})")
+  endif()
+  if(MUTATE AND _run EQUAL 2)
+    list(GET _args 0 _first)
+    file(APPEND "${_first}" "x")
+  endif()
+  foreach(_out ${_outputs})
+    get_filename_component(_name "${_out}" NAME)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files "${_out}" "${_dir}/${_name}" RESULT_VARIABLE _same)
+    if(NOT _same EQUAL 0)
+      message(FATAL_ERROR "check-deterministic: run ${_run}'s ${_name} differs from the build's ${_out}")
+    endif()
+  endforeach()
+endforeach()
+message(STATUS "check-deterministic: ${OUTPUTS}: two more runs, the same bytes")
