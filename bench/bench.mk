@@ -2,6 +2,8 @@
 #
 #   make bench STAGE=NN    check, then time stage NN's CLI under Node, plain and epoch
 #   make bench-all         every built stage in one run (ratios measured side by side)
+#   make bench-serve STAGES=03,04   the whole request through `make serve`'s host, stages side by
+#                          side: Server-Timing medians and component sizes (bench/e2e/serve.mjs)
 #   make bench-report      redraw bench/results/forward.svg and table.md from the results files
 #   make bench-micro       Google Benchmark microbenchmarks (native build)
 #   make bench-selftest    the epoch instrumenter's self-test (with its mutant)
@@ -28,7 +30,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: bench bench-all bench-report bench-micro bench-selftest
+.PHONY: bench bench-all bench-report bench-micro bench-selftest bench-serve
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -45,6 +47,11 @@ bench-all: build-wasm
 	@$(MAKE) $(BENCH_REF)
 	@status=0; $(BENCH_CMD) --all || status=$$?; \
 	$(MAKE) bench-report; exit $$status
+
+BENCH_SERVE_REPEATS ?= 20
+bench-serve: build-wasm
+	@if [ -z "$(STAGES)" ]; then echo "bench-serve: give STAGES=NN,MM (e.g. STAGES=03,04)"; exit 2; fi
+	$(NODE) bench/e2e/serve.mjs --stages $(STAGES) --repeats $(BENCH_SERVE_REPEATS)
 
 bench-report:
 	$(NODE) bench/plot.mjs -o bench/results/forward.svg

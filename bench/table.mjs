@@ -4,10 +4,12 @@
 // tokenizer load. Below it, where and how the numbers were taken.
 //
 //   node bench/table.mjs [forward|epoch] [results.json ...] [-o FILE.md]
+//   node bench/table.mjs tokenizer NN MM ...   tok_load of those stages, one run
+//   node bench/table.mjs serve NN MM ...       bench/results/serve-NN-MM.json
 // Without files: every bench/results/*.json (newest result per stage and mode).
 // `forward` and `epoch` name the book's two uses; both get the same table,
 // since it holds the plain and epoch columns side by side.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, latestByStageMode, loadRuns, resultFiles, stagesOf } from './lib/results.mjs';
@@ -47,27 +49,111 @@ export function renderTable(runs) {
     lines.push('');
     lines.push('Forward: wall time of one window through the encoder, median (min–max), Node/V8; CPU: median CPU time of the ' +
                'wasm thread for the same runs (leaves out time spent descheduled); phases from the plain build.');
-    for (const run of [...usedRuns].sort((a, b) => a.date.localeCompare(b.date))) {
-        const m = run.machine;
-        lines.push(`Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.git.commit?.slice(0, 10) ?? '?'}${run.git.dirty ? ' (uncommitted changes)' : ''}: ` +
-                   `${m.cpu ?? 'unknown CPU'}, ${m.cores} cores, load ${m.loadavg_before?.[0] ?? '?'} → ${m.loadavg_after?.[0] ?? '?'}; ` +
-                   `Node ${run.runtime.node} (V8 ${run.runtime.v8}${run.runtime.flags.length ? `, ${run.runtime.flags.join(' ')}` : ''}); ` +
-                   `${run.compiler?.version ?? 'compiler unknown'} ${run.compiler?.flags ?? ''}; ${run.settings.runs} runs × ${run.settings.rounds} round(s).`);
+    for (const run of [...usedRuns].sort((a, b) => a.date.localeCompare(b.date))) lines.push(provenanceLine(run));
+    return `${lines.join('\n')}\n`;
+}
+
+// One line per results run: where and how its numbers were taken.
+function provenanceLine(run) {
+    const m = run.machine;
+    return `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.git.commit?.slice(0, 10) ?? '?'}${run.git.dirty ? ' (uncommitted changes)' : ''}: ` +
+           `${m.cpu ?? 'unknown CPU'}, ${m.cores} cores, load ${m.loadavg_before?.[0] ?? '?'} → ${m.loadavg_after?.[0] ?? '?'}; ` +
+           `Node ${run.runtime.node} (V8 ${run.runtime.v8}${run.runtime.flags.length ? `, ${run.runtime.flags.join(' ')}` : ''}); ` +
+           `${run.compiler?.version ?? 'compiler unknown'} ${run.compiler?.flags ?? ''}; ${run.settings.runs} runs × ${run.settings.rounds} round(s).`;
+}
+
+// `tokenizer NN MM ...`: the tokenizer's load per stage, plain and epoch, from
+// the newest run that has every listed stage in both modes (so the ratios are
+// side by side), and the first stage's load split into parsing tokenizer.json,
+// reading it into a config, and the rest (the stage indexing the vocabulary).
+export function renderTokenizerTable(runs, prefixes) {
+    const wanted = (stage) => prefixes.some((p) => stage.startsWith(`${p}-`));
+    const has = (run, stage, mode) => run.results.find((r) => r.stage === stage && r.mode === mode && r.status === 'ok' && r.tok_load_ms);
+    const complete = (run) => {
+        const stages = [...new Set(run.results.map((r) => r.stage))].filter(wanted);
+        return stages.length === prefixes.length && stages.every((s) => has(run, s, 'plain') && has(run, s, 'epoch'));
+    };
+    const run = [...runs].reverse().find(complete);
+    if (!run) throw new Error(`no results run has stages ${prefixes.join(', ')} in plain and epoch mode with tok_load`);
+    const stages = [...new Set(run.results.map((r) => r.stage))].filter(wanted).sort();
+    const r = (stage, mode) => has(run, stage, mode);
+    const span = (s) => `${fmt(s.median, 2)} (${fmt(s.min, 2)}–${fmt(s.max, 2)})`;
+    const first = stages[0];
+    const lines = [
+        '| Stage | tok_load, plain (ms) | tok_load, epoch (ms) | Plain, vs ' + first + ' | Epoch, vs ' + first + ' |',
+        '|---|--:|--:|--:|--:|',
+    ];
+    for (const stage of stages) {
+        const ratio = (mode) => `${fmt(r(stage, mode).tok_load_ms.median / r(first, mode).tok_load_ms.median, 3)}×`;
+        lines.push(`| ${stage} | ${span(r(stage, 'plain').tok_load_ms)} | ${span(r(stage, 'epoch').tok_load_ms)} | ${ratio('plain')} | ${ratio('epoch')} |`);
     }
+    lines.push('');
+    if (r(first, 'plain').tok_parse_ms) {
+        lines.push(`| ${first}'s load, medians | Plain (ms) | Epoch (ms) |`, '|---|--:|--:|');
+        const part = (mode) => {
+            const x = r(first, mode);
+            return { parse: x.tok_parse_ms.median, read: x.tok_read_ms.median, load: x.tok_load_ms.median };
+        };
+        const p = part('plain'), e = part('epoch');
+        lines.push(`| parse tokenizer.json (JSON text → values) | ${fmt(p.parse, 2)} | ${fmt(e.parse, 2)} |`);
+        lines.push(`| read the values into a config (31,000 pieces and scores, the charsmap) | ${fmt(p.read, 2)} | ${fmt(e.read, 2)} |`);
+        lines.push(`| the rest: the stage builds its hash map and trie (tok_load − both) | ${fmt(p.load - p.parse - p.read, 2)} | ${fmt(e.load - e.parse - e.read, 2)} |`);
+        lines.push(`| tok_load | ${fmt(p.load, 2)} | ${fmt(e.load, 2)} |`);
+        lines.push('');
+    }
+    const n = r(first, 'plain').tok_load_ms.n;
+    lines.push(`tok_load: \`load_tokenizer()\` in the stage's CLI, a new tokenizer each time, median (min–max) of ${n}; ` +
+               'parse and read are timed on their own in the same process, the rest is the difference of medians.');
+    lines.push(provenanceLine(run));
+    return `${lines.join('\n')}\n`;
+}
+
+// `serve NN MM ...`: bench/results/serve-NN-MM.json (bench/e2e/serve.mjs).
+export function renderServeTable(prefixes) {
+    const file = join(here, 'results', `serve-${prefixes.join('-')}.json`);
+    const run = JSON.parse(readFileSync(file, 'utf8'));
+    const lines = [
+        '| Text | Stage | total (ms) | tok_load (ms) | encode (ms) | forward (ms) | client round trip (ms) |',
+        '|---|---|--:|--:|--:|--:|--:|',
+    ];
+    for (const [name, t] of Object.entries(run.texts)) {
+        for (const stage of run.stages) {
+            const m = t.stages[stage].median_ms;
+            lines.push(`| ${name}, ${t.content_tokens} tokens, ${t.windows} window(s) | ${stage} | ${fmt(m.total)} | ${fmt(m.tok_load)} | ` +
+                       `${fmt(m.encode)} | ${fmt(m.forward)} | ${fmt(m.client)} |`);
+        }
+    }
+    lines.push('');
+    lines.push('| Stage | component.wasm (bytes) |', '|---|--:|');
+    for (const stage of run.stages) lines.push(`| ${stage} | ${run.components[stage].bytes.toLocaleString('en-US')} |`);
+    lines.push('');
+    const m = run.machine;
+    const requests = Object.values(run.texts)[0].requests_per_stage;
+    lines.push(`Server-Timing medians of ${requests} requests per stage and text after one discarded, stages alternating; ${run.runtime}. ` +
+               `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.commit?.slice(0, 10) ?? '?'}${run.dirty ? ' (uncommitted changes)' : ''}: ` +
+               `${m.cpu}, ${m.cores} cores, load ${m.loadavg_1m.before} → ${m.loadavg_1m.after}.`);
     return `${lines.join('\n')}\n`;
 }
 
 function main(argv) {
     let out = null;
     const files = [];
+    let kind = 'forward';
+    const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (argv[i] === 'forward' || argv[i] === 'epoch') continue;
+        else if (['forward', 'epoch', 'tokenizer', 'serve'].includes(argv[i])) kind = argv[i];
+        else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
+    }
+    if (kind === 'serve') {
+        const md = renderServeTable(stagesArg);
+        if (out) writeFileSync(out, md); else process.stdout.write(md);
+        return 0;
     }
     const runs = loadRuns(files.length ? files : resultFiles(join(here, 'results')));
     if (runs.length === 0) { console.error('table: no results files'); return 1; }
-    const md = renderTable(runs);
+    const md = kind === 'tokenizer' ? renderTokenizerTable(runs, stagesArg) : renderTable(runs);
     if (out) writeFileSync(out, md); else process.stdout.write(md);
     return 0;
 }

@@ -41,7 +41,7 @@ const root = resolve(here, '../..');
 
 function parseArgs(argv) {
     const o = {
-        stages: null, all: false, modes: ['plain', 'epoch'], runs: 20, warmup: 5, rounds: 1,
+        stages: null, all: false, modes: ['plain', 'epoch'], runs: 20, warmup: 5, rounds: 1, tokLoads: 10,
         tiering: 'turbofan', corpus: 'assets/corpora/eval.jsonl', ref: 'assets/baselines/eval.ref',
         build: 'build/wasm', out: 'bench/results', name: null, check: true,
     };
@@ -54,6 +54,7 @@ function parseArgs(argv) {
         else if (a === '--runs') o.runs = Number(next());
         else if (a === '--warmup') o.warmup = Number(next());
         else if (a === '--rounds') o.rounds = Number(next());
+        else if (a === '--tok-loads') o.tokLoads = Number(next());
         else if (a === '--tiering') o.tiering = next();
         else if (a === '--corpus') o.corpus = next();
         else if (a === '--ref') o.ref = next();
@@ -65,7 +66,7 @@ function parseArgs(argv) {
     }
     for (const m of o.modes) if (m !== 'plain' && m !== 'epoch') throw new Error(`unknown mode ${m}`);
     if (!['turbofan', 'dynamic'].includes(o.tiering)) throw new Error(`unknown tiering ${o.tiering}`);
-    if (!(o.runs >= 1 && o.warmup >= 0 && o.rounds >= 1)) throw new Error('bad --runs/--warmup/--rounds');
+    if (!(o.runs >= 1 && o.warmup >= 0 && o.rounds >= 1 && o.tokLoads >= 1)) throw new Error('bad --runs/--warmup/--rounds/--tok-loads');
     return o;
 }
 
@@ -172,7 +173,8 @@ function check(o, modulePath) {
 }
 
 function benchOnce(o, modulePath) {
-    const r = runGuest(o, modulePath, ['bench', '--corpus', o.corpus, '--runs', String(o.runs), '--warmup', String(o.warmup)]);
+    const r = runGuest(o, modulePath, ['bench', '--corpus', o.corpus, '--runs', String(o.runs), '--warmup', String(o.warmup),
+                                            '--tok-loads', String(o.tokLoads)]);
     if (r.status !== 0) return { error: `bench exited ${r.status}${r.signal ? ` (${r.signal})` : ''}: ${tail(r.stderr || r.stdout, 3).slice(0, 400)}` };
     const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
     if (!line) return { error: 'bench printed no JSON' };
@@ -193,7 +195,7 @@ function main() {
         machine: { ...machine(), loadavg_before: loadavg().map((x) => +x.toFixed(2)) },
         runtime: { node: process.version, v8: process.versions.v8, flags: V8_FLAGS[o.tiering], tiering: o.tiering },
         compiler: compiler(o.build),
-        settings: { runs: o.runs, warmup: o.warmup, rounds: o.rounds, corpus: o.corpus, ref: o.check ? o.ref : null },
+        settings: { runs: o.runs, warmup: o.warmup, rounds: o.rounds, tok_loads: o.tokLoads, corpus: o.corpus, ref: o.check ? o.ref : null },
         results: [],
     };
 
@@ -251,6 +253,8 @@ function main() {
                 forward_cpu_ms: cpu.length ? { ...summarize(cpu), runs: cpu } : null,
                 profile_ms: { matmul: phase('matmul'), attention: phase('attention'), other: phase('other') },
                 tok_load_ms: summarize(runs.flatMap((d) => d.tok_load_ms)),
+                tok_parse_ms: summarize(runs.flatMap((d) => d.tok_parse_ms ?? [])),
+                tok_read_ms: summarize(runs.flatMap((d) => d.tok_read_ms ?? [])),
                 model_load_ms: runs[0].model_load_ms,
                 encode_ms: summarize(runs.map((d) => d.encode_ms)),
                 warmup_ms: runs.map((d) => d.warmup_ms),

@@ -83,14 +83,13 @@ foreach(_entry ${_bx_stage_data})
   list(GET _parts 1 _tool)
   list(GET _parts 2 _input)
   list(GET _parts 3 _outputs)
+  set(_run ${CMAKE_COMMAND} "-DTOOL=${_tool}" "-DINPUT=${_input}" "-DOUTPUTS=${_outputs}")
+  set(_script -P "${BX_ROOT}/common/cmake/check-deterministic.cmake")
   add_test(NAME "stage ${_stage}: build-time data is deterministic"
-           COMMAND ${CMAKE_COMMAND} "-DTOOL=${_tool}" "-DINPUT=${_input}" "-DOUTPUTS=${_outputs}"
-                   "-DWORK=${_bx_diff_dir}/${_stage}-data" -P "${BX_ROOT}/common/cmake/check-deterministic.cmake")
+           COMMAND ${_run} "-DWORK=${_bx_diff_dir}/${_stage}-data" ${_script})
   set_tests_properties("stage ${_stage}: build-time data is deterministic" PROPERTIES LABELS "quick;check")
   add_test(NAME "stage ${_stage}: build-time data mutant is caught"
-           COMMAND ${CMAKE_COMMAND} "-DTOOL=${_tool}" "-DINPUT=${_input}" "-DOUTPUTS=${_outputs}"
-                   "-DWORK=${_bx_diff_dir}/${_stage}-data-mutant" -DMUTATE=1
-                   -P "${BX_ROOT}/common/cmake/check-deterministic.cmake")
+           COMMAND ${_run} "-DWORK=${_bx_diff_dir}/${_stage}-data-mutant" -DMUTATE=1 ${_script})
   set_tests_properties("stage ${_stage}: build-time data mutant is caught" PROPERTIES LABELS "quick;check;mutant"
                        PASS_REGULAR_EXPRESSION "run 2's [^ ]+ differs from the build's")
 endforeach()

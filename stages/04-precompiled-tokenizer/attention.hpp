@@ -29,7 +29,6 @@ namespace {
 // Keys scored per step: one f32x4, a key per lane.
 constexpr int kKeysPerStep = 4;
 
-// snippet: transpose-k
 // kt[h][d][j] = k[j][32h + d], for `keys` key rows of kHidden floats. In k, key
 // j's dimension d and key j+1's are a whole row apart; in kt the keys of one
 // (head, dimension) pair are adjacent, so four of them are one v128 load.
@@ -38,9 +37,7 @@ inline void transpose_keys(const float* k, int keys, float* kt) {
     for (std::size_t j = 0; j < n; ++j)
         for (std::size_t c = 0; c < kHidden; ++c) kt[c * n + j] = k[j * kHidden + c];
 }
-// end-snippet
 
-// snippet: scores-4-keys
 // The dot products of q (one head's 32 values) with keys j..j+3, one key per
 // lane. Each lane starts at 0.0f and adds q[d] * k[j+lane][d] for d = 0, 1,
 // ..., 31 in that order: stage 00's sum for that key. The fold over D unrolls
@@ -63,9 +60,7 @@ inline void score_4_keys(const float* q, const float* kt_head, int keys, float s
         wasm_v128_store(scores + j, wasm_f32x4_mul(dot, scale4));
     }
 }
-// end-snippet
 
-// snippet: pv
 // out[d] = sum_j p[j] * v_j[d] for one head (v_head[j * kHidden + d]), d < 32:
 // eight f32x4 accumulators side by side across d, each lane summing over the
 // keys j = 0, 1, ... in order, starting from 0.0f, as stage 00 does per d.
@@ -80,10 +75,8 @@ inline void weighted_values(const float* p, const float* v_head, int keys, float
     }
     for (int b = 0; b < kBlocks; ++b) wasm_v128_store(out + 4 * b, acc[b]);
 }
-// end-snippet
 
 #if defined(BX_VARIANT_DLANES)
-// snippet: d-lanes-scores
 // THE FAILED VARIANT (kept to show why it fails the check): lanes along d.
 // Lane l sums q[d] * k_j[d] for d = l, l+4, ..., l+28, and the four partial
 // sums are added at the end. The same products, but added in another order
@@ -99,7 +92,6 @@ inline void score_d_lanes(const float* q, const float* k_head, int keys, float s
         scores[j] = dot * scale;
     }
 }
-// end-snippet
 #endif
 
 }  // namespace

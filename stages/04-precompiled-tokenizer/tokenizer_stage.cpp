@@ -36,6 +36,7 @@ std::unique_ptr<bx::Tokenizer> load_tokenizer_from_json(std::string_view json, s
     return assemble(std::move(config), BlobUnigram::adopt(std::move(blob), error), error);
 }
 
+// snippet: load-tokenizer
 std::unique_ptr<bx::Tokenizer> load_tokenizer(std::string* error) {
     bx::TokenizerConfig config;
     std::span<const char> slim = embedded_slim_tokenizer_json();
@@ -45,5 +46,6 @@ std::unique_ptr<bx::Tokenizer> load_tokenizer(std::string* error) {
     }
     return assemble(std::move(config), BlobUnigram::open(embedded_vocab_blob(), error), error);
 }
+// end-snippet
 
 }  // namespace bx::stage

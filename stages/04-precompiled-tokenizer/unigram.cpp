@@ -52,6 +52,7 @@ void BlobUnigram::encode(std::string_view text, std::vector<bx::Piece>& out) con
         const double score_here = best[start].score;
         const std::size_t char_length = utf8::sequence_length(static_cast<unsigned char>(text[start]));
         bool has_single_char_piece = false;
+        // snippet: viterbi-prefixes
         // Every piece that is a prefix of text[start..], shortest first.
         std::int32_t node = VocabBlob::kRoot;
         for (std::size_t end = start; end < size;) {
@@ -70,6 +71,7 @@ void BlobUnigram::encode(std::string_view text, std::vector<bx::Piece>& out) con
             }
             if (end - start == char_length) has_single_char_piece = true;
         }
+        // end-snippet
         if (!has_single_char_piece) {
             // No piece covers this character alone: it may be taken as unknown.
             BestPath& target = best[start + char_length];

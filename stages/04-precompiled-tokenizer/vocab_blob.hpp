@@ -76,6 +76,7 @@ public:
         return static_cast<std::int32_t>(blob_u32(node_record(node) + 8));
     }
 
+    // snippet: blob-child
     // The child of `node` along `byte`, or -1: a binary search over the
     // node's children's labels, which are contiguous and sorted.
     std::int32_t child(std::int32_t node, unsigned char byte) const {
@@ -87,6 +88,7 @@ public:
         if (found == last || *found != byte) return -1;
         return static_cast<std::int32_t>(start + static_cast<std::uint32_t>(found - first));
     }
+    // end-snippet
 
     // The id of `piece` (its trie walk), or -1.
     std::int32_t find(std::string_view piece) const {
@@ -191,6 +193,7 @@ inline std::optional<VocabBlob> VocabBlob::open(std::span<const char> bytes, std
         return refuse("min score in the header is not the scores' minimum");
     }
 
+    // snippet: blob-validate-trie
     // Trie: children after their parent (breadth-first, so every walk moves
     // forward), inside the table, sorted by byte; ids in range or -1.
     const auto* labels = reinterpret_cast<const unsigned char*>(blob.labels_);
@@ -210,6 +213,7 @@ inline std::optional<VocabBlob> VocabBlob::open(std::span<const char> bytes, std
             return refuse("node " + std::to_string(j) + ": piece id out of range");
         }
     }
+    // end-snippet
     return blob;
 }
 

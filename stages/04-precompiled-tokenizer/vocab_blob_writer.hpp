@@ -71,6 +71,7 @@ inline std::string write_vocab_blob(const std::vector<bx::VocabEntry>& vocab, st
         trie[node].id = static_cast<std::int32_t>(id);
     }
 
+    // snippet: blob-breadth-first
     // 2. Breadth-first order, children sorted by byte: each node's children
     //    get consecutive numbers, so they sit side by side in the table.
     std::vector<std::uint32_t> order;          // new number -> old node
@@ -83,6 +84,7 @@ inline std::string write_vocab_blob(const std::vector<bx::VocabEntry>& vocab, st
         first_child.push_back(static_cast<std::uint32_t>(order.size()));
         for (const auto& [byte, old] : children) order.push_back(old);
     }
+    // end-snippet
 
     // 3. The bytes.
     const auto n = static_cast<std::uint32_t>(vocab.size());

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
     std::string error;
     if (!bx::read_tokenizer_config(root, config, &error)) return fail(std::string(argv[1]) + ": " + error);
 
+    // snippet: slim-json
     // The slim file: the same JSON, model.vocab left out.
     for (auto& [key, value] : root.members) {
         if (key != "model") continue;
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     }
     std::string slim;
     bx::json::write(slim, root);
+    // end-snippet
 
     const std::string blob = bx::stage::write_vocab_blob(config.vocab, config.unk_id);
     if (!write_all(argv[2], blob)) return fail(std::string("cannot write ") + argv[2]);
