@@ -112,7 +112,8 @@ async function main() {
       schema: 'bitexact-serve/1',
       what: 'POST /redact through jco serve, a fresh instance per request; medians per Server-Timing field after one discarded request per stage and text; stages alternate within each round',
       ...base,
-      dirty: (git('status', '--porcelain', '--untracked-files=no') ?? '') !== '',
+      // As bench.mjs: uncommitted changes to the code (stages/, common/), not to results files.
+      dirty: (git('status', '--porcelain', '--', 'stages', 'common') ?? '') !== '',
       stages,
       components,
       texts,
