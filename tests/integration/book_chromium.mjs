@@ -138,7 +138,8 @@ const PROBE = `(() => {
     links: [...document.querySelectorAll('a[href]')].map(abs),
     contents: [...document.querySelectorAll('.contents-list a[href]')].map(abs),
     imgs: [...document.querySelectorAll('img')].map((i) => ({ src: i.getAttribute('src'), complete: i.complete, w: i.naturalWidth, h: i.naturalHeight, shown: i.getBoundingClientRect().width })),
-    tables: document.querySelectorAll('.results-table table').length,
+    // One per {{table}} directive that rendered at least one table (a directive may print several).
+    tables: [...document.querySelectorAll('.results-table')].filter((d) => d.querySelector('table')).length,
     checks: document.querySelectorAll('.check pre').length,
     snippets: document.querySelectorAll('.snippet pre').length,
     diffs: document.querySelectorAll('div.diff pre.diff').length,
