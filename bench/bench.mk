@@ -2,6 +2,9 @@
 #
 #   make bench STAGE=NN    check, then time stage NN's CLI under Node, plain and epoch
 #   make bench-all         every built stage in one run (ratios measured side by side)
+#   make bench-sweep STAGE=NN    the stage and its SWEEP variants (bx_stage), each checked, then
+#                          timed interleaved in BENCH_SWEEP_ROUNDS (3) rounds, plain and epoch
+#   make bench-tiles       bench-sweep of the tile-shapes stage (stages/*-tile-shapes)
 #   make bench-serve STAGES=03,04   the whole request through `make serve`'s host, stages side by
 #                          side: Server-Timing medians and component sizes (bench/e2e/serve.mjs)
 #   make bench-report      redraw bench/results/forward.svg and table.md from the results files
@@ -30,7 +33,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: bench bench-all bench-report bench-micro bench-selftest bench-serve
+.PHONY: bench bench-all bench-report bench-micro bench-selftest bench-serve bench-sweep bench-tiles
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -47,6 +50,18 @@ bench-all: build-wasm
 	@$(MAKE) $(BENCH_REF)
 	@status=0; $(BENCH_CMD) --all || status=$$?; \
 	$(MAKE) bench-report; exit $$status
+
+BENCH_SWEEP_ROUNDS ?= 3
+bench-sweep: require-stage build-wasm
+	@$(MAKE) $(BENCH_REF)
+	$(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUNS) --warmup $(BENCH_WARMUP) \
+	  --rounds $(BENCH_SWEEP_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
+	  --tiering $(BENCH_TIERING) $(BENCH_ARGS) --stage $(STAGE_NUM) --sweep
+
+BENCH_TILES_STAGE := $(firstword $(subst -, ,$(notdir $(firstword $(wildcard stages/*-tile-shapes)))))
+bench-tiles:
+	@if [ -z "$(BENCH_TILES_STAGE)" ]; then echo "bench-tiles: no stages/NN-tile-shapes"; exit 2; fi
+	$(MAKE) bench-sweep STAGE=$(BENCH_TILES_STAGE)
 
 BENCH_SERVE_REPEATS ?= 20
 bench-serve: build-wasm

@@ -6,6 +6,7 @@
 //   node bench/table.mjs [forward|epoch] [results.json ...] [-o FILE.md]
 //   node bench/table.mjs tokenizer NN MM ...   tok_load of those stages, one run
 //   node bench/table.mjs serve NN MM ...       bench/results/serve-NN-MM.json
+//   node bench/table.mjs sweep NN              stage NN's SWEEP variants, one run
 // Without files: every bench/results/*.json (newest result per stage and mode).
 // `forward` and `epoch` name the book's two uses; both get the same table,
 // since it holds the plain and epoch columns side by side.
@@ -135,6 +136,44 @@ export function renderServeTable(prefixes) {
     return `${lines.join('\n')}\n`;
 }
 
+// `sweep NN`: stage NN's exact variants (bench.mjs --sweep), from the newest
+// run that swept it: each build's forward time, plain and epoch, against the
+// stage as built, and how far each build's own round medians moved (the noise
+// a difference must beat).
+export function renderSweepTable(runs, prefix) {
+    const swept = (run) => run.results.some((r) => r.sweep && r.stage.startsWith(`${prefix}-`));
+    const run = [...runs].reverse().find(swept);
+    if (!run) throw new Error(`no results run swept stage ${prefix} (make bench-sweep STAGE=${prefix})`);
+    const results = run.results.filter((r) => r.sweep && r.stage.startsWith(`${prefix}-`));
+    const labels = [...new Set(results.map((r) => r.label))];
+    const get = (label, mode) => results.find((r) => r.label === label && r.mode === mode);
+    const base = labels.find((l) => get(l, 'plain')?.variant === null) ?? labels[0];
+    const ok = (r) => r && r.status === 'ok' && r.forward_ms;
+    const cell = (r) => (!r ? '–' : r.status === 'failed' ? `**failed** (${r.reason ?? 'check'})` : `${fmt(r.forward_ms.median)} (${fmt(r.forward_ms.min)}–${fmt(r.forward_ms.max)})`);
+    const ratio = (label, mode) => (ok(get(label, mode)) && ok(get(base, mode))
+        ? `${fmt(get(label, mode).forward_ms.median / get(base, mode).forward_ms.median, 3)}×` : '–');
+    const spread = (r) => (ok(r) && r.round_medians_ms?.length > 1
+        ? fmt(Math.max(...r.round_medians_ms) - Math.min(...r.round_medians_ms)) : '–');
+    const lines = [
+        '| Build | Definitions | Forward, plain (ms) | vs ' + base + ' | Round spread (ms) | Forward, epoch (ms) | vs ' + base + ' | Round spread (ms) |',
+        '|---|---|--:|--:|--:|--:|--:|--:|',
+    ];
+    for (const label of labels) {
+        const p = get(label, 'plain'), e = get(label, 'epoch');
+        const defs = (p ?? e).variant === null ? `(the stage as built)` : `\`${(p ?? e).defs}\``;
+        lines.push(`| ${label === base ? `**${label}**` : label} | ${defs} | ${cell(p)} | ${ratio(label, 'plain')} | ${spread(p)} | ` +
+                   `${cell(e)} | ${ratio(label, 'epoch')} | ${spread(e)} |`);
+    }
+    lines.push('');
+    const fastest = (mode) => labels.filter((l) => ok(get(l, mode)))
+        .sort((a, b) => get(a, mode).forward_ms.median - get(b, mode).forward_ms.median)[0] ?? '–';
+    lines.push(`Fastest median: ${fastest('plain')} (plain), ${fastest('epoch')} (epoch). Each build passed the check on ` +
+               `${run.settings.corpus} before it was timed; rounds interleave the builds. Round spread: the largest minus ` +
+               'the smallest of one build\'s per-round medians, the noise a difference must beat.');
+    lines.push(provenanceLine(run));
+    return `${lines.join('\n')}\n`;
+}
+
 function main(argv) {
     let out = null;
     const files = [];
@@ -142,7 +181,7 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
@@ -153,7 +192,8 @@ function main(argv) {
     }
     const runs = loadRuns(files.length ? files : resultFiles(join(here, 'results')));
     if (runs.length === 0) { console.error('table: no results files'); return 1; }
-    const md = kind === 'tokenizer' ? renderTokenizerTable(runs, stagesArg) : renderTable(runs);
+    const md = kind === 'tokenizer' ? renderTokenizerTable(runs, stagesArg)
+        : kind === 'sweep' ? renderSweepTable(runs, stagesArg[0]) : renderTable(runs);
     if (out) writeFileSync(out, md); else process.stdout.write(md);
     return 0;
 }

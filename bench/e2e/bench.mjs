@@ -43,7 +43,7 @@ function parseArgs(argv) {
     const o = {
         stages: null, all: false, modes: ['plain', 'epoch'], runs: 20, warmup: 5, rounds: 1, tokLoads: 10,
         tiering: 'turbofan', corpus: 'assets/corpora/eval.jsonl', ref: 'assets/baselines/eval.ref',
-        build: 'build/wasm', out: 'bench/results', name: null, check: true,
+        build: 'build/wasm', out: 'bench/results', name: null, check: true, sweep: false,
     };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
@@ -62,6 +62,7 @@ function parseArgs(argv) {
         else if (a === '--out') o.out = next();
         else if (a === '--name') o.name = next();
         else if (a === '--no-check') o.check = false;
+        else if (a === '--sweep') o.sweep = true;
         else throw new Error(`unknown argument ${a}`);
     }
     for (const m of o.modes) if (m !== 'plain' && m !== 'epoch') throw new Error(`unknown mode ${m}`);
@@ -138,11 +139,25 @@ function findStages(o) {
     });
 }
 
+// --sweep: the stage and its exact variants (bx_stage SWEEP), as CMake listed
+// them in variants.json: [{variant, label, defs}], the stage itself first.
+function sweepOf(o, stage) {
+    const file = resolve(root, o.build, 'stages', stage, 'variants.json');
+    if (!existsSync(file)) throw new Error(`${stage}: no ${relative(root, file)} (reconfigure the wasm build)`);
+    const v = JSON.parse(readFileSync(file, 'utf8'));
+    const entries = Object.entries(v.sweep);
+    if (entries.length === 0) throw new Error(`${stage}: bx_stage() lists no SWEEP variants`);
+    return [{ variant: null, label: v.sweep_base || 'stage', defs: 'the stage as built' },
+            ...entries.map(([variant, defs]) => ({ variant, label: variant, defs }))];
+}
+
 // The module to run for a mode; epoch modules are written next to the original.
-function moduleFor(o, stage, mode) {
-    const plain = resolve(root, o.build, 'stages', stage, 'cli.wasm');
+function moduleFor(o, stage, mode, variant = null) {
+    const name = variant ? `cli-${variant}` : 'cli';
+    const plain = resolve(root, o.build, 'stages', stage, `${name}.wasm`);
+    if (!existsSync(plain)) throw new Error(`${relative(root, plain)} is missing (build it first)`);
     if (mode === 'plain') return { path: plain };
-    const out = resolve(root, o.build, 'stages', stage, 'cli.epoch.wasm');
+    const out = resolve(root, o.build, 'stages', stage, `${name}.epoch.wasm`);
     const { bytes, stats } = instrument(readFileSync(plain));
     if (!WebAssembly.validate(bytes)) throw new Error(`${stage}: the instrumented module does not validate`);
     writeFileSync(out, bytes);
@@ -201,11 +216,15 @@ function main() {
 
     // Prepare every (stage, mode) and check it before any timing.
     const jobs = [];
-    for (const stage of stages) {
+    for (const stage of stages) for (const one of o.sweep ? sweepOf(o, stage) : [{ variant: null }]) {
         for (const mode of o.modes) {
-            const job = { stage, mode, result: { stage, mode, status: 'ok', compile_flags: stageFlags(o.build, stage) } };
+            const result = { stage, mode, status: 'ok', compile_flags: stageFlags(o.build, stage) };
+            // A sweep's results carry their variant, so the forward table (one row per
+            // stage) never mistakes them for the stage itself.
+            if (o.sweep) Object.assign(result, { sweep: true, variant: one.variant, label: one.label, defs: one.defs });
+            const job = { stage, mode, result };
             try {
-                const m = moduleFor(o, stage, mode);
+                const m = moduleFor(o, stage, mode, one.variant);
                 job.module = m.path;
                 if (m.instrument) job.result.instrument = m.instrument;
             } catch (e) {
@@ -221,7 +240,7 @@ function main() {
                     job.result.status = 'unchecked';
                 }
             }
-            console.error(`[bench] ${stage} ${mode}: ${job.result.status}${job.result.reason ? ` (${job.result.reason})` : ''}`);
+            console.error(`[bench] ${stage}${one.variant ? ` ${one.variant}` : ''} ${mode}: ${job.result.status}${job.result.reason ? ` (${job.result.reason})` : ''}`);
             jobs.push(job);
         }
     }
@@ -236,7 +255,7 @@ function main() {
             raw.get(job).push(r.data);
             const fwd = summarize(r.data.forward_ms);
             const cpuNote = r.data.forward_cpu_ms ? `, CPU median ${summarize(r.data.forward_cpu_ms).median.toFixed(1)} ms` : '';
-            console.error(`[bench] ${job.stage} ${job.mode} round ${round + 1}: forward median ${fwd.median.toFixed(1)} ms, min ${fwd.min.toFixed(1)} ms${cpuNote}`);
+            console.error(`[bench] ${job.stage}${job.result.variant ? ` ${job.result.variant}` : ''} ${job.mode} round ${round + 1}: forward median ${fwd.median.toFixed(1)} ms, min ${fwd.min.toFixed(1)} ms${cpuNote}`);
         }
     }
 
@@ -249,6 +268,8 @@ function main() {
             const phase = (k) => runs.reduce((s, d) => s + d.profile_ms[k], 0) / runs.length;
             Object.assign(res, {
                 forward_ms: { ...summarize(forward), runs: forward },
+                // Each round's median: how far the same build moves between rounds (the noise).
+                round_medians_ms: runs.map((d) => summarize(d.forward_ms).median),
                 // CPU time of the wasm thread: leaves out time the thread sat descheduled.
                 forward_cpu_ms: cpu.length ? { ...summarize(cpu), runs: cpu } : null,
                 profile_ms: { matmul: phase('matmul'), attention: phase('attention'), other: phase('other') },
@@ -270,13 +291,13 @@ function main() {
     // Plain and epoch builds of one stage must compute the same bits.
     for (const res of record.results) {
         if (res.mode !== 'epoch' || !res.logits_fnv) continue;
-        const plain = record.results.find((r) => r.stage === res.stage && r.mode === 'plain' && r.logits_fnv);
+        const plain = record.results.find((r) => r.stage === res.stage && r.variant === res.variant && r.mode === 'plain' && r.logits_fnv);
         if (plain) res.logits_match_plain = plain.logits_fnv.join() === res.logits_fnv.join();
     }
     record.machine.loadavg_after = loadavg().map((x) => +x.toFixed(2));
     record.machine.note = 'loadavg over 1/5/15 min; with 2 cores, a load above ~1 means other work shared the CPU and the times are inflated';
 
-    const label = o.name ?? (o.all ? 'all' : stages.join('+'));
+    const label = o.name ?? (o.all ? 'all' : `${o.sweep ? 'sweep-' : ''}${stages.join('+')}`);
     const stamp = started.toISOString().slice(0, 16).replace(':', '');
     const outDir = resolve(root, o.out);
     mkdirSync(outDir, { recursive: true });
@@ -285,7 +306,7 @@ function main() {
     console.log(relative(process.cwd(), file));
     for (const res of record.results) {
         const f = res.forward_ms;
-        console.log(`${res.stage.padEnd(16)} ${res.mode.padEnd(6)} ${res.status.padEnd(9)} ` +
+        console.log(`${res.stage.padEnd(16)} ${(res.label ?? '').padEnd(8)} ${res.mode.padEnd(6)} ${res.status.padEnd(9)} ` +
             (f ? `forward median ${f.median.toFixed(1)} ms (min ${f.min.toFixed(1)}, max ${f.max.toFixed(1)}, n=${f.n})` +
                  (res.forward_cpu_ms ? `, CPU median ${res.forward_cpu_ms.median.toFixed(1)} ms` : '') : res.reason ?? ''));
     }

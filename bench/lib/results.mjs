@@ -23,10 +23,13 @@ export function loadRuns(files) {
     return runs.sort((a, b) => a.date.localeCompare(b.date));
 }
 
-// Map "stage|mode" -> { run, result }, newest run wins.
+// Map "stage|mode" -> { run, result }, newest run wins. Sweep results (a
+// stage's variants, bench.mjs --sweep) are not the stage: they are left out.
 export function latestByStageMode(runs) {
     const latest = new Map();
-    for (const run of runs) for (const result of run.results) latest.set(`${result.stage}|${result.mode}`, { run, result });
+    for (const run of runs) for (const result of run.results) {
+        if (!result.sweep) latest.set(`${result.stage}|${result.mode}`, { run, result });
+    }
     return latest;
 }
 

@@ -187,38 +187,67 @@ function(bx_stage)
     endif()
   endif()
 
-  # Variants, `bx_stage(VARIANTS dlanes)`: the same sources built again with
-  # BX_VARIANT_DLANES defined, as a CLI named cli-dlanes beside cli. A stage
-  # keeps an idea that failed this way, so the check can show it failing
-  # (make check STAGE=NN VARIANT=dlanes). No component: a variant is never served.
-  cmake_parse_arguments(_arg "" "" "VARIANTS" ${ARGN})
-  foreach(_variant ${_arg_VARIANTS})
-    string(TOUPPER "${_variant}" _upper)
+  # Variants: the same sources built again with other definitions, as a CLI
+  # named cli-<name> beside cli (wasm only: the checks and the timings run the
+  # shipped flavour). No component: a variant is never served. Two kinds:
+  #   VARIANTS dlanes    a failed idea kept so its failure can be shown: built
+  #                      with BX_VARIANT_DLANES=1, it must FAIL the check
+  #                      (make check STAGE=NN VARIANT=dlanes);
+  #   SWEEP t2x4=BX_TILE_TOKENS=2,BX_TILE_OUTPUTS=4 ...   exact alternatives
+  #                      (another tile shape, another row count): each must
+  #                      PASS the check, and `make bench-sweep STAGE=NN` times
+  #                      them beside the stage itself, which SWEEP_BASE names.
+  # build/wasm/stages/NN-name/variants.json lists both for the bench scripts.
+  cmake_parse_arguments(_arg "" "SWEEP_BASE" "VARIANTS;SWEEP" ${ARGN})
+  set(_libs ${_lib})
+  set(_failing_json "")
+  set(_sweep_json "")
+  foreach(_entry ${_arg_VARIANTS} ${_arg_SWEEP})
+    if(_entry MATCHES "^([a-z0-9]+)=(.*)$")
+      set(_variant "${CMAKE_MATCH_1}")
+      string(REPLACE "," ";" _defs "${CMAKE_MATCH_2}")
+      set(_kind sweep)
+    elseif(_entry MATCHES "^[a-z0-9]+$")
+      set(_variant "${_entry}")
+      string(TOUPPER "${_variant}" _upper)
+      set(_defs "BX_VARIANT_${_upper}=1")
+      set(_kind failing)
+    else()
+      message(FATAL_ERROR "${_name}: variant '${_entry}' is not name or name=DEF,DEF")
+    endif()
+    if(_kind STREQUAL "sweep")
+      list(APPEND _sweep_json "\"${_variant}\": \"${CMAKE_MATCH_2}\"")
+      set_property(GLOBAL APPEND PROPERTY BX_STAGE_SWEEP "${_name}:${_variant}")
+    else()
+      list(APPEND _failing_json "\"${_variant}\"")
+      set_property(GLOBAL APPEND PROPERTY BX_STAGE_VARIANTS "${_name}:${_variant}")
+    endif()
+    if(NOT WASI)
+      continue()
+    endif()
     set(_vlib ${_lib}_${_variant})
+    list(APPEND _libs ${_vlib})
     add_library(${_vlib} STATIC ${_sources})
     target_include_directories(${_vlib} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
-    target_compile_definitions(${_vlib} PUBLIC "BX_STAGE_NAME=\"${_name}\"" "BX_VARIANT_${_upper}=1")
+    target_compile_definitions(${_vlib} PUBLIC "BX_STAGE_NAME=\"${_name}\"" ${_defs})
     target_link_libraries(${_vlib} PUBLIC bx_common)
     if(TARGET bx_harness)
       add_executable(${_vlib}_cli)
       target_link_libraries(${_vlib}_cli PRIVATE bx_harness bx_platform_posix ${_vlib} bx_common)
       set_target_properties(${_vlib}_cli PROPERTIES OUTPUT_NAME cli-${_variant}
                             RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-      if(WASI)
-        target_link_options(${_vlib}_cli PRIVATE ${BX_WASM_LINK_OPTIONS})
-      endif()
+      target_link_options(${_vlib}_cli PRIVATE ${BX_WASM_LINK_OPTIONS})
     endif()
-    set_property(GLOBAL APPEND PROPERTY BX_STAGE_VARIANTS "${_name}:${_variant}")
   endforeach()
+  list(JOIN _failing_json ", " _failing_json)
+  list(JOIN _sweep_json ", " _sweep_json)
+  file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/variants.json"
+       CONTENT "{\"stage\": \"${_name}\", \"failing\": [${_failing_json}], \"sweep_base\": \"${_arg_SWEEP_BASE}\", \"sweep\": {${_sweep_json}}}\n")
 
   # Stages in build order, for tests and the Makefile (lowest number first).
   set_property(GLOBAL APPEND PROPERTY BX_STAGES "${_name}")
 
   # For bx_stage_data(), called next in the same CMakeLists.txt.
-  set(_libs ${_lib})
-  foreach(_variant ${_arg_VARIANTS})
-    list(APPEND _libs ${_lib}_${_variant})
-  endforeach()
   set(BX_STAGE_LIBS ${_libs} PARENT_SCOPE)
   set(BX_STAGE_NAME ${_name} PARENT_SCOPE)
   set(BX_STAGE_NUM ${_nn} PARENT_SCOPE)

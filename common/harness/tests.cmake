@@ -109,3 +109,16 @@ foreach(_entry ${_bx_variants})
   set_tests_properties("stage ${_stage}: variant ${_variant} is caught" PROPERTIES
                        LABELS "wasm;check" PASS_REGULAR_EXPRESSION "text [0-9]+ differs")
 endforeach()
+
+# Every sweep variant (an exact alternative: another tile shape, another row
+# count) must PASS: the eval corpus against stage 00's baseline, every logit bit.
+get_property(_bx_sweep GLOBAL PROPERTY BX_STAGE_SWEEP)
+foreach(_entry ${_bx_sweep})
+  string(REPLACE ":" ";" _parts "${_entry}")
+  list(GET _parts 0 _stage)
+  list(GET _parts 1 _variant)
+  add_test(NAME "stage ${_stage}: sweep ${_variant} is exact"
+           COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli-${_variant}.wasm" eval --runs 1
+           WORKING_DIRECTORY "${BX_ROOT}")
+  set_tests_properties("stage ${_stage}: sweep ${_variant} is exact" PROPERTIES LABELS "wasm;check" TIMEOUT 600)
+endforeach()
