@@ -5,6 +5,8 @@
 #   make bench-sweep STAGE=NN    the stage and its SWEEP variants (bx_stage), each checked, then
 #                          timed interleaved in BENCH_SWEEP_ROUNDS (3) rounds, plain and epoch
 #   make bench-tiles       bench-sweep of the tile-shapes stage (stages/*-tile-shapes)
+#   make tile-code         the tile stage's inner GEMM loop per build, in wasm and in V8's x86 code
+#                          (bench/tile-code.mjs -> bench/results/check-NN-tile-code.txt; installs wabt)
 #   make bench-serve STAGES=03,04   the whole request through `make serve`'s host, stages side by
 #                          side: Server-Timing medians and component sizes (bench/e2e/serve.mjs)
 #   make bench-report      redraw bench/results/forward.svg and table.md from the results files
@@ -33,7 +35,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: bench bench-all bench-report bench-micro bench-selftest bench-serve bench-sweep bench-tiles
+.PHONY: bench bench-all bench-report bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -62,6 +64,14 @@ BENCH_TILES_STAGE := $(firstword $(subst -, ,$(notdir $(firstword $(wildcard sta
 bench-tiles:
 	@if [ -z "$(BENCH_TILES_STAGE)" ]; then echo "bench-tiles: no stages/NN-tile-shapes"; exit 2; fi
 	$(MAKE) bench-sweep STAGE=$(BENCH_TILES_STAGE)
+
+# wasm-objdump comes from Debian's wabt, installed here only when missing.
+tile-code: build-wasm
+	@if [ -z "$(BENCH_TILES_STAGE)" ]; then echo "tile-code: no stages/NN-tile-shapes"; exit 2; fi
+	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
+	$(NODE) bench/tile-code.mjs --stage $(BENCH_TILES_STAGE) --excerpt t4x4 --lines 24 \
+	  -o bench/results/check-$(BENCH_TILES_STAGE)-tile-code.txt
 
 BENCH_SERVE_REPEATS ?= 20
 bench-serve: build-wasm

@@ -104,8 +104,12 @@ inline void tile_dot(const std::int8_t* a, const std::int8_t* b, int k, std::int
     for (int r = 0; r < M; ++r)
         for (int c = 0; c < N; ++c) sum[r][c] = wasm_i32x4_splat(0);
 
-    for (int i = 0; i < k; i += kStepBytes * kUnroll)
+    for (int i = 0; i < k; i += kStepBytes * kUnroll) {
+        // Left to itself, clang keeps this as a loop of kUnroll trips inside
+        // the k loop (tile_step is large): an unrolled k loop must be asked for.
+#pragma clang loop unroll(full)
         for (int u = 0; u < kUnroll; ++u) tile_step<M, N>(a, b, k, i + u * kStepBytes, sum);
+    }
 
     for (int r = 0; r < M; ++r)
         for (int c = 0; c < N; ++c)

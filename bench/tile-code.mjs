@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// What each tile shape turns into, in wasm and in the x86 code V8 makes of it:
+// for every build of a stage's sweep (bench.mjs --sweep's builds), the inner
+// loop of the int8 GEMM, found as the loop with the most integer dot products,
+//   wasm (wasm-objdump -d, Debian's wabt): instructions, i32x4.dot_i16x8_s,
+//        v128.load in the loop body;
+//   x86  (node --print-wasm-code, TurboFan): instructions, vpmaddwd, and SIMD
+//        stack traffic: moves between an xmm register and a frame slot
+//        ([rbp-...] or [rsp+...]), i.e. values that did not fit the 16
+//        registers and were spilled or reloaded inside the loop;
+// then the first lines of the wasm loop for the stage's own shape and for the
+// shape given by --excerpt. Only the innermost loop counts: tails and set-up
+// run once per tile, the loop body once per 16 bytes of k.
+//
+//   node bench/tile-code.mjs --stage 05 [--excerpt t4x4] [--lines 40] [-o FILE]
+//   make tile-code      (writes bench/results/check-05-tile-code.txt)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const FUNCTION = /::linear\(bx::LinearView const&/;  // the stage's linear(): quantise, then gemm()
+
+function parseArgs(argv) {
+    const o = { stage: null, excerpt: 't4x4', lines: 40, out: null, build: 'build/wasm' };
+    for (let i = 0; i < argv.length; i++) {
+        const a = argv[i];
+        if (a === '--stage') o.stage = argv[++i];
+        else if (a === '--excerpt') o.excerpt = argv[++i];
+        else if (a === '--lines') o.lines = Number(argv[++i]);
+        else if (a === '-o') o.out = argv[++i];
+        else if (a === '--build') o.build = argv[++i];
+        else throw new Error(`unknown argument ${a}`);
+    }
+    if (!o.stage) throw new Error('usage: tile-code.mjs --stage NN [--excerpt NAME] [--lines N] [-o FILE]');
+    return o;
+}
+
+// wasm-objdump -d: "<offset>: <bytes> | <indent><instruction>"; nesting is the indent.
+function wasmFunctions(module) {
+    const text = execFileSync('wasm-objdump', ['-d', module], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    const functions = [];
+    let current = null;
+    for (const line of text.split('\n')) {
+        const head = /^[0-9a-f]+ func\[(\d+)\] <(.*)>:$/.exec(line);
+        if (head) { current = { index: Number(head[1]), name: head[2], body: [] }; functions.push(current); continue; }
+        const m = /^ [0-9a-f]+: [0-9a-f ]+\|( *)(\S.*)$/.exec(line);
+        if (current && m) current.body.push({ depth: m[1].length, text: m[2].trim() });
+    }
+    return functions;
+}
+
+// Innermost `loop ... end` regions of a wasm body, with their instructions.
+function wasmLoops(body) {
+    const loops = [];
+    for (let i = 0; i < body.length; i++) {
+        if (body[i].text !== 'loop') continue;
+        let j = i + 1;
+        while (j < body.length && !(body[j].depth === body[i].depth && body[j].text === 'end')) j++;
+        const inner = body.slice(i + 1, j);
+        if (!inner.some((x) => x.text === 'loop')) loops.push(inner);
+    }
+    return loops;
+}
+
+// x86 code of one wasm function, as V8's TurboFan compiled it.
+function x86Code(module, index) {
+    const r = spawnSync(process.execPath, ['--no-liftoff', `--print-wasm-code-function-index=${index}`, '--single-threaded-gc',
+        '--disable-warning=ExperimentalWarning', join(root, 'common/host/wasi-run.mjs'), module, 'eval', '--runs', '1'],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+    if (r.status !== 0) throw new Error(`${module}: eval exited ${r.status}`);
+    const out = [];
+    for (const line of r.stdout.split('\n')) {
+        const m = /^0x([0-9a-f]+)\s+[0-9a-f]+\s+[0-9a-f]+\s+(\S.*?)\s*$/.exec(line);
+        if (m) out.push({ address: BigInt(`0x${m[1]}`), text: m[2] });
+    }
+    if (out.length === 0) throw new Error(`${module}: V8 printed no code for function ${index}`);
+    return out;
+}
+
+// Innermost loops of x86 code: a branch back to an earlier address closes one.
+function x86Loops(code) {
+    const loops = [];
+    code.forEach((ins, end) => {
+        const m = /^j\w+ 0x([0-9a-f]+)/.exec(ins.text);
+        if (!m) return;
+        const target = BigInt(`0x${m[1]}`);
+        if (target > ins.address) return;
+        const start = code.findIndex((x) => x.address === target);
+        if (start >= 0) loops.push({ start, end, body: code.slice(start, end + 1) });
+    });
+    return loops.filter((l) => !loops.some((o) => o !== l && o.start >= l.start && o.end <= l.end));
+}
+
+const count = (list, re) => list.filter((x) => re.test(x.text)).length;
+const best = (loops, re) => loops.reduce((a, b) => (count(b, re) > count(a ?? [], re) ? b : a), null);
+
+function builds(o) {
+    const stageDir = readdirSync(resolve(root, o.build, 'stages')).find((d) => d.startsWith(`${o.stage}-`));
+    if (!stageDir) throw new Error(`no ${o.build}/stages/${o.stage}-*`);
+    const variants = JSON.parse(readFileSync(resolve(root, o.build, 'stages', stageDir, 'variants.json'), 'utf8'));
+    const dir = join(o.build, 'stages', stageDir);
+    // The tile of each build: its definitions, else the stage's (the base's label, "t4x2").
+    const base = /^t(\d+)x(\d+)$/.exec(variants.sweep_base ?? '');
+    if (!base) throw new Error(`${stageDir}: SWEEP_BASE must name the stage's tile as tMxN`);
+    const tile = (defs) => ({
+        m: Number(/BX_TILE_TOKENS=(\d+)/.exec(defs)?.[1] ?? base[1]),
+        n: Number(/BX_TILE_OUTPUTS=(\d+)/.exec(defs)?.[1] ?? base[2]),
+    });
+    return { stageDir, list: [{ label: variants.sweep_base, module: join(dir, 'cli.wasm'), ...tile('') },
+        ...Object.entries(variants.sweep).map(([v, defs]) => ({ label: v, module: join(dir, `cli-${v}.wasm`), ...tile(defs) }))] };
+}
+
+function main() {
+    const o = parseArgs(process.argv.slice(2));
+    const { stageDir, list } = builds(o);
+    const rows = [];
+    const excerpts = {};
+    for (const b of list) {
+        if (!existsSync(resolve(root, b.module))) throw new Error(`${b.module} is missing (make build-wasm)`);
+        const fn = wasmFunctions(resolve(root, b.module)).find((f) => FUNCTION.test(f.name));
+        if (!fn) throw new Error(`${b.module}: no linear() in the name section`);
+        const wasmLoop = best(wasmLoops(fn.body), /^i32x4\.dot_i16x8_s$/);
+        const x86Loop = best(x86Loops(x86Code(b.module, fn.index)).map((l) => l.body), /pmaddwd/);
+        const isStack = /xmm\d+.*\[(rbp|rsp)|\[(rbp|rsp)[^\]]*\].*xmm\d+/;
+        const stack = count(x86Loop, isStack);
+        // One step of k (16 bytes of every row) is 2 x M x N dot products.
+        const perStep = 2 * b.m * b.n;
+        const wasmSteps = count(wasmLoop, /^i32x4\.dot_i16x8_s$/) / perStep;
+        const x86Steps = count(x86Loop, /pmaddwd/) / perStep;
+        rows.push(`| ${b.label} | ${b.m}×${b.n} | ${b.m * b.n + 2 * b.m + 2} | ${wasmLoop.length} | ${wasmSteps} | ` +
+                  `${x86Loop.length} | ${x86Steps} | ${stack} | ${(stack / x86Steps).toFixed(1)} |`);
+        if (b === list[0] || b.label === o.excerpt) excerpts[b.label] = { fn: fn.name, loop: wasmLoop, x86: x86Loop, isStack };
+    }
+    const lines = [
+        `# ${new Date().toISOString().slice(0, 16)}Z, ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}, ` +
+        `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ${execFileSync('wasm-objdump', ['--version'], { encoding: 'utf8' }).trim()} ` +
+        `(node bench/tile-code.mjs --stage ${o.stage})`,
+        `The inner loop of ${stageDir}'s int8 GEMM in each build: wasm body, and the x86-64 code V8 made of it.`,
+        '',
+        '| build | tile | v128 in hand (M×N+2M+2) | wasm loop: instructions | k steps | x86 loop: instructions | k steps | xmm↔stack moves | per k step |',
+        '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+        ...rows,
+        '',
+        'k steps: 16-byte steps of k per trip round the loop (dot products in the loop / 2MN); V8 unrolls small loops,',
+        'so an x86 trip can be several wasm trips. xmm↔stack moves: instructions in the x86 loop that move a vector',
+        'between a register and a stack slot ([rbp-..], [rsp+..]): values that did not fit the 16 registers.',
+    ];
+    for (const [label, e] of Object.entries(excerpts)) {
+        lines.push('', `wasm, ${label}: the loop in ${e.fn}, first ${Math.min(o.lines, e.loop.length)} of ${e.loop.length} instructions`);
+        for (const ins of e.loop.slice(0, o.lines)) lines.push(`  ${'  '.repeat(Math.max(0, ins.depth - e.loop[0].depth))}${ins.text}`);
+        const moves = e.x86.filter((x) => e.isStack.test(x.text));
+        lines.push('', `x86-64, ${label}: the loop's xmm↔stack moves (${moves.length} of ${e.x86.length} instructions)`);
+        for (const ins of moves.slice(0, o.lines)) lines.push(`  ${ins.text}`);
+    }
+    const text = `${lines.join('\n')}\n`;
+    if (o.out) { writeFileSync(resolve(root, o.out), text); console.log(`wrote ${relative(process.cwd(), resolve(root, o.out))}`); } else process.stdout.write(text);
+}
+
+try { main(); } catch (e) { console.error(`tile-code: ${e.message}`); process.exitCode = 1; }
