@@ -15,36 +15,9 @@
 #include <vector>
 
 #include "stages/03-simd-attention/attention.hpp"
+#include "tests/unit/attention_reference.hpp"
 
-namespace {
-
-constexpr int kKeys = 256;
-constexpr float kScale = 0.17677669529663687f;  // 1/sqrt(32), as stage 00
-
-// Projections with the spread real activations have (a few large values).
-std::vector<float> random_matrix(int rows, std::mt19937& rng) {
-    std::normal_distribution<float> normal(0.0f, 1.5f);
-    std::uniform_int_distribution<int> rare(0, 49);
-    std::vector<float> m(static_cast<std::size_t>(rows) * bx::kHidden);
-    for (auto& value : m) value = normal(rng) * (rare(rng) == 0 ? 8.0f : 1.0f);
-    return m;
-}
-
-// Stage 00: for each key, the d-sum in order 0..31 from 0.0f, then the scale.
-std::vector<float> reference_scores(const float* q, const float* k_head) {
-    std::vector<float> scores(kKeys);
-    for (int j = 0; j < kKeys; ++j) {
-        const float* kj = k_head + j * bx::kHidden;
-        float dot = 0.0f;
-        for (int d = 0; d < bx::kHeadDim; ++d) dot += q[d] * kj[d];
-        scores[static_cast<std::size_t>(j)] = dot * kScale;
-    }
-    return scores;
-}
-
-bool same_bits(const float* a, const float* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(float)) == 0; }
-
-}  // namespace
+using namespace bx::test;
 
 TEST_CASE("stage 03: transpose_keys puts k[j][32h+d] at kt[h][d][j]", "[stage03][attention]") {
     std::mt19937 rng(3);
@@ -83,22 +56,14 @@ TEST_CASE("stage 03: four keys per step score exactly as stage 00's scalar loop"
 TEST_CASE("stage 03: P.V across the head dimension sums over keys exactly as stage 00", "[stage03][attention]") {
     std::mt19937 rng(31);
     const std::vector<float> v = random_matrix(kKeys, rng);
-    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-    std::vector<float> p(kKeys);
-    float z = 0.0f;
-    for (auto& value : p) z += (value = unit(rng) * unit(rng));
-    for (auto& value : p) value = value / z;
+    const std::vector<float> p = random_probabilities(rng);
     for (int h = 0; h < bx::kHeads; ++h) {
         const int off = h * bx::kHeadDim;
-        float got[bx::kHeadDim], want[bx::kHeadDim];
+        float got[bx::kHeadDim];
         bx::stage::weighted_values(p.data(), v.data() + off, kKeys, got);
-        for (int d = 0; d < bx::kHeadDim; ++d) {
-            float acc = 0.0f;
-            for (int j = 0; j < kKeys; ++j) acc += p[static_cast<std::size_t>(j)] * v[static_cast<std::size_t>(j * bx::kHidden + off + d)];
-            want[d] = acc;
-        }
+        const std::vector<float> want = reference_context(p.data(), v.data() + off);
         INFO("head " << h);
-        CHECK(same_bits(got, want, bx::kHeadDim));
+        CHECK(same_bits(got, want.data(), bx::kHeadDim));
     }
 }
 

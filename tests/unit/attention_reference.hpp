@@ -1,0 +1,63 @@
+// Stage 00's attention arithmetic, one query row at a time, for the unit tests
+// of later stages' attention kernels (test_stage_kernels_03.cpp, _06.cpp):
+// random projections shaped like real ones, a score's d-sum in order, P.V's
+// sum over keys in order, and a bit-for-bit comparison.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "common/model/model_view.hpp"
+
+namespace bx::test {
+
+inline constexpr int kKeys = 256;
+inline constexpr float kScale = 0.17677669529663687f;  // 1/sqrt(32), as stage 00
+
+// Projections with the spread real activations have (a few large values).
+inline std::vector<float> random_matrix(int rows, std::mt19937& rng) {
+    std::normal_distribution<float> normal(0.0f, 1.5f);
+    std::uniform_int_distribution<int> rare(0, 49);
+    std::vector<float> m(static_cast<std::size_t>(rows) * bx::kHidden);
+    for (auto& value : m) value = normal(rng) * (rare(rng) == 0 ? 8.0f : 1.0f);
+    return m;
+}
+
+// Attention probabilities: positive, summing to about one.
+inline std::vector<float> random_probabilities(std::mt19937& rng) {
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    std::vector<float> p(kKeys);
+    float z = 0.0f;
+    for (auto& value : p) z += (value = unit(rng) * unit(rng));
+    for (auto& value : p) value = value / z;
+    return p;
+}
+
+// Stage 00: for each key, the d-sum in order 0..31 from 0.0f, then the scale.
+inline std::vector<float> reference_scores(const float* q, const float* k_head) {
+    std::vector<float> scores(kKeys);
+    for (int j = 0; j < kKeys; ++j) {
+        const float* kj = k_head + j * bx::kHidden;
+        float dot = 0.0f;
+        for (int d = 0; d < bx::kHeadDim; ++d) dot += q[d] * kj[d];
+        scores[static_cast<std::size_t>(j)] = dot * kScale;
+    }
+    return scores;
+}
+
+// Stage 00: for each d of one head, the sum over keys j in order from 0.0f.
+inline std::vector<float> reference_context(const float* p, const float* v_head) {
+    std::vector<float> out(bx::kHeadDim);
+    for (int d = 0; d < bx::kHeadDim; ++d) {
+        float acc = 0.0f;
+        for (int j = 0; j < kKeys; ++j) acc += p[j] * v_head[static_cast<std::size_t>(j) * bx::kHidden + d];
+        out[static_cast<std::size_t>(d)] = acc;
+    }
+    return out;
+}
+
+inline bool same_bits(const float* a, const float* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(float)) == 0; }
+
+}  // namespace bx::test
