@@ -80,10 +80,12 @@ for stage in $stages; do
     run "$num-tokcheck" pass make -s tokcheck STAGE="$num"
     run "$num-tokcheck-mutant" fail make -s tokcheck-mutant STAGE="$num"
 done
-# Kept variants: stages/NN-*/CMakeLists.txt's bx_stage(VARIANTS a b ...).
+# Kept variants (failed ideas): bx_stage(VARIANTS a b ...), as CMake listed
+# them in the wasm build's variants.json.
 for stage in $stages; do
     num=${stage%%-*}
-    for variant in $(sed -n 's/.*VARIANTS \([^)]*\)).*/\1/p' "stages/$stage/CMakeLists.txt"); do
+    for variant in $(node -e 'for (const v of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).failing) console.log(v)' \
+                     "build/wasm/stages/$stage/variants.json"); do
         run "$num-$variant" fail make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
     done
 done
