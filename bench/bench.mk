@@ -2,8 +2,9 @@
 #
 #   make bench STAGE=NN    check, then time stage NN's CLI under Node, plain and epoch
 #   make bench-all         every built stage in one run (ratios measured side by side)
-#   make bench-sweep STAGE=NN    the stage and its SWEEP variants (bx_stage), each checked, then
-#                          timed interleaved in BENCH_SWEEP_ROUNDS (3) rounds, plain and epoch
+#   make bench-sweep STAGE=NN [BESIDE=MM]   the stage and its SWEEP variants (bx_stage), each
+#                          checked, then timed interleaved in BENCH_SWEEP_ROUNDS (3) rounds, plain
+#                          and epoch; BESIDE=MM times stage MM (as built) in the same rounds
 #   make bench-tiles       bench-sweep of the tile-shapes stage (stages/*-tile-shapes)
 #   make tile-code         the tile stage's inner GEMM loop per build, in wasm and in V8's x86 code
 #                          (bench/tile-code.mjs -> bench/results/check-NN-tile-code.txt; installs wabt)
@@ -54,11 +55,12 @@ bench-all: build-wasm
 	$(MAKE) bench-report; exit $$status
 
 BENCH_SWEEP_ROUNDS ?= 3
+bench_comma := ,
 bench-sweep: require-stage build-wasm
 	@$(MAKE) $(BENCH_REF)
 	$(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUNS) --warmup $(BENCH_WARMUP) \
 	  --rounds $(BENCH_SWEEP_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
-	  --tiering $(BENCH_TIERING) $(BENCH_ARGS) --stage $(STAGE_NUM) --sweep
+	  --tiering $(BENCH_TIERING) $(BENCH_ARGS) --stage $(if $(BESIDE),$(BESIDE)$(bench_comma))$(STAGE_NUM) --sweep
 
 BENCH_TILES_STAGE := $(firstword $(subst -, ,$(notdir $(firstword $(wildcard stages/*-tile-shapes)))))
 bench-tiles:

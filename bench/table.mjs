@@ -141,13 +141,14 @@ export function renderServeTable(prefixes) {
 // stage as built, and how far each build's own round medians moved (the noise
 // a difference must beat).
 export function renderSweepTable(runs, prefix) {
-    const swept = (run) => run.results.some((r) => r.sweep && r.stage.startsWith(`${prefix}-`));
-    const run = [...runs].reverse().find(swept);
+    // sweep_of: the swept stage (older results lack it: their stage's prefix).
+    const inSweep = (r) => r.sweep && (r.sweep_of ?? r.stage.slice(0, 2)) === prefix;
+    const run = [...runs].reverse().find((run) => run.results.some(inSweep));
     if (!run) throw new Error(`no results run swept stage ${prefix} (make bench-sweep STAGE=${prefix})`);
-    const results = run.results.filter((r) => r.sweep && r.stage.startsWith(`${prefix}-`));
+    const results = run.results.filter(inSweep);
     const labels = [...new Set(results.map((r) => r.label))];
     const get = (label, mode) => results.find((r) => r.label === label && r.mode === mode);
-    const base = labels.find((l) => get(l, 'plain')?.variant === null) ?? labels[0];
+    const base = labels.find((l) => get(l, 'plain')?.variant === null && get(l, 'plain')?.stage.startsWith(`${prefix}-`)) ?? labels[0];
     const ok = (r) => r && r.status === 'ok' && r.forward_ms;
     const cell = (r) => (!r ? '–' : r.status === 'failed' ? `**failed** (${r.reason ?? 'check'})` : `${fmt(r.forward_ms.median)} (${fmt(r.forward_ms.min)}–${fmt(r.forward_ms.max)})`);
     const ratio = (label, mode) => (ok(get(label, mode)) && ok(get(base, mode))
@@ -155,14 +156,17 @@ export function renderSweepTable(runs, prefix) {
     const spread = (r) => (ok(r) && r.round_medians_ms?.length > 1
         ? fmt(Math.max(...r.round_medians_ms) - Math.min(...r.round_medians_ms)) : '–');
     const lines = [
-        '| Build | Definitions | Forward, plain (ms) | vs ' + base + ' | Round spread (ms) | Forward, epoch (ms) | vs ' + base + ' | Round spread (ms) |',
-        '|---|---|--:|--:|--:|--:|--:|--:|',
+        '| Build | Definitions | Forward, plain (ms) | vs ' + base + ' | Round spread (ms) | Forward, epoch (ms) | vs ' + base + ' | Round spread (ms) | Matmul / attention / other, plain (ms) |',
+        '|---|---|--:|--:|--:|--:|--:|--:|--:|',
     ];
+    const phases = (r) => (ok(r) && r.profile_ms
+        ? `${fmt(r.profile_ms.matmul)} / ${fmt(r.profile_ms.attention)} / ${fmt(r.profile_ms.other)}` : '–');
     for (const label of labels) {
         const p = get(label, 'plain'), e = get(label, 'epoch');
-        const defs = (p ?? e).variant === null ? `(the stage as built)` : `\`${(p ?? e).defs}\``;
+        const defs = (p ?? e).variant !== null ? `\`${(p ?? e).defs}\``
+            : (p ?? e).stage.startsWith(`${prefix}-`) ? '(the stage as built)' : '(the previous stage, as built)';
         lines.push(`| ${label === base ? `**${label}**` : label} | ${defs} | ${cell(p)} | ${ratio(label, 'plain')} | ${spread(p)} | ` +
-                   `${cell(e)} | ${ratio(label, 'epoch')} | ${spread(e)} |`);
+                   `${cell(e)} | ${ratio(label, 'epoch')} | ${spread(e)} | ${phases(p)} |`);
     }
     lines.push('');
     const fastest = (mode) => labels.filter((l) => ok(get(l, mode)))

@@ -216,12 +216,18 @@ function main() {
 
     // Prepare every (stage, mode) and check it before any timing.
     const jobs = [];
-    for (const stage of stages) for (const one of o.sweep ? sweepOf(o, stage) : [{ variant: null }]) {
+    // --sweep sweeps the last stage listed; any stage before it is timed beside
+    // the sweep as it is built (`make bench-sweep STAGE=07 BESIDE=06`), so the
+    // step from the previous stage is measured in the same run.
+    const swept = stages[stages.length - 1];
+    const buildsOf = (stage) => (!o.sweep ? [{ variant: null }]
+        : stage === swept ? sweepOf(o, stage) : [{ variant: null, label: stage, defs: 'a previous stage, beside the sweep' }]);
+    for (const stage of stages) for (const one of buildsOf(stage)) {
         for (const mode of o.modes) {
             const result = { stage, mode, status: 'ok', compile_flags: stageFlags(o.build, stage) };
             // A sweep's results carry their variant, so the forward table (one row per
             // stage) never mistakes them for the stage itself.
-            if (o.sweep) Object.assign(result, { sweep: true, variant: one.variant, label: one.label, defs: one.defs });
+            if (o.sweep) Object.assign(result, { sweep: true, sweep_of: swept.slice(0, 2), variant: one.variant, label: one.label, defs: one.defs });
             const job = { stage, mode, result };
             try {
                 const m = moduleFor(o, stage, mode, one.variant);

@@ -198,7 +198,26 @@ function(bx_stage)
   #                      PASS the check, and `make bench-sweep STAGE=NN` times
   #                      them beside the stage itself, which SWEEP_BASE names.
   # build/wasm/stages/NN-name/variants.json lists both for the bench scripts.
-  cmake_parse_arguments(_arg "" "SWEEP_BASE" "VARIANTS;SWEEP" ${ARGN})
+  #
+  # HARNESS_COMMANDS geluchk ...: harness commands that only some stages can
+  # run, because they call an optional part of the stage interface (geluchk
+  # calls gelu_in_place, common/stage/gelu_kernel.hpp). Each is
+  # common/harness/stage-commands/cmd_<name>.cpp, compiled into this stage's
+  # CLIs (and its variants'); CTest runs what common/harness/tests.cmake
+  # defines for that command.
+  cmake_parse_arguments(_arg "" "SWEEP_BASE" "VARIANTS;SWEEP;HARNESS_COMMANDS" ${ARGN})
+  set(_extra_commands "")
+  foreach(_command ${_arg_HARNESS_COMMANDS})
+    set(_source "${BX_ROOT}/common/harness/stage-commands/cmd_${_command}.cpp")
+    if(NOT EXISTS "${_source}")
+      message(FATAL_ERROR "${_name}: no harness command '${_command}' (${_source})")
+    endif()
+    list(APPEND _extra_commands "${_source}")
+    set_property(GLOBAL APPEND PROPERTY BX_STAGE_COMMANDS "${_name}:${_command}")
+  endforeach()
+  if(_extra_commands AND TARGET ${_lib}_cli)
+    target_sources(${_lib}_cli PRIVATE ${_extra_commands})
+  endif()
   set(_libs ${_lib})
   set(_failing_json "")
   set(_sweep_json "")
@@ -234,6 +253,9 @@ function(bx_stage)
     if(TARGET bx_harness)
       add_executable(${_vlib}_cli)
       target_link_libraries(${_vlib}_cli PRIVATE bx_harness bx_platform_posix ${_vlib} bx_common)
+      if(_extra_commands)
+        target_sources(${_vlib}_cli PRIVATE ${_extra_commands})
+      endif()
       set_target_properties(${_vlib}_cli PROPERTIES OUTPUT_NAME cli-${_variant}
                             RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
       target_link_options(${_vlib}_cli PRIVATE ${BX_WASM_LINK_OPTIONS})
@@ -241,8 +263,13 @@ function(bx_stage)
   endforeach()
   list(JOIN _failing_json ", " _failing_json)
   list(JOIN _sweep_json ", " _sweep_json)
+  set(_commands_json "")
+  foreach(_command ${_arg_HARNESS_COMMANDS})
+    list(APPEND _commands_json "\"${_command}\"")
+  endforeach()
+  list(JOIN _commands_json ", " _commands_json)
   file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/variants.json"
-       CONTENT "{\"stage\": \"${_name}\", \"failing\": [${_failing_json}], \"sweep_base\": \"${_arg_SWEEP_BASE}\", \"sweep\": {${_sweep_json}}}\n")
+       CONTENT "{\"stage\": \"${_name}\", \"failing\": [${_failing_json}], \"sweep_base\": \"${_arg_SWEEP_BASE}\", \"sweep\": {${_sweep_json}}, \"commands\": [${_commands_json}]}\n")
 
   # Stages in build order, for tests and the Makefile (lowest number first).
   set_property(GLOBAL APPEND PROPERTY BX_STAGES "${_name}")

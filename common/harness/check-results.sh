@@ -15,6 +15,12 @@
 #   check-NN-VARIANT.txt  each kept variant (a failed idea) on the eval corpus:
 #                         it must fail; explain's rows whose label is unchanged
 #                         are left out
+#   check-NN-eval.txt     stage NN (01 on) on the eval corpus, every logit bit
+#   check-NN-geluchk.txt, -geluchk-native.txt, -geluchk-VARIANT.txt, -gelucensus.txt
+#                         stages with the geluchk commands (07 on): the vector GELU
+#                         on all 2^32 inputs (wasm in two processes, native), each
+#                         variant's (rereads must fail), and where the eval
+#                         corpus's real GELU inputs fall
 #
 # Each file starts with one '#' line: when, which commit, model, Node, compiler,
 # CPU. A check that does not end as it must stops the script with status 1
@@ -45,8 +51,8 @@ run() {
     echo "check-results: $name ($*)" >&2
     { provenance; "$@" 2>&1 | grep -v -E '^\[ *[0-9]+%\]|^make\[|^-- |^(check|dump): [0-9]+/[0-9]+ texts, [0-9]+ s$|^(Built target|Consolidate compiler|Scanning dependencies|Building CXX|Linking CXX)' \
         | grep -v -E 'label ([A-Z_]+(-[A-Z_]+)?) -> \1$'; } > "$file"
-    if { [ "$expect" = pass ] && ! grep -q -E "every logit bit identical|scores, identical$" "$file"; } ||
-       { [ "$expect" = fail ] && ! grep -q -E "differs|DIFFERENT" "$file"; }; then
+    if { [ "$expect" = pass ] && ! grep -q -E "every logit bit identical|scores, identical$|side by side: 0 of [0-9]+ inputs differ|^groups of 4 entirely" "$file"; } ||
+       { [ "$expect" = fail ] && ! grep -q -E "differs|DIFFERENT|[1-9][0-9]* of [0-9]+ inputs differ" "$file"; }; then
         echo "check-results: $name did not $expect as it must; see $file" >&2
         exit 1
     fi
@@ -68,6 +74,7 @@ for stage in $stages; do
     num=${stage%%-*}
     [ "$num" = 00 ] && continue
     run "$num" pass make -s check STAGE="$num"
+    run "$num-eval" pass make -s check STAGE="$num" CORPUS=assets/corpora/eval.jsonl
 done
 if [ -z "$only" ]; then
     run 00 pass make -s check STAGE=00 LIMIT=40
@@ -88,6 +95,30 @@ for stage in $stages; do
                      "build/wasm/stages/$stage/variants.json"); do
         run "$num-$variant" fail make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
     done
+done
+# Stage-specific harness commands (bx_stage HARNESS_COMMANDS), from variants.json.
+json_list() {  # json_list FILE KEY: one entry of the JSON array FILE.KEY per line
+    node -e 'for (const v of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]] ?? []) console.log(v)' "$1" "$2"
+}
+json_keys() {  # json_keys FILE KEY: the keys of the JSON object FILE.KEY
+    node -e 'for (const v of Object.keys(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]] ?? {})) console.log(v)' "$1" "$2"
+}
+for stage in $stages; do
+    num=${stage%%-*}
+    variants_json="build/wasm/stages/$stage/variants.json"
+    if json_list "$variants_json" commands | grep -qx geluchk; then
+        run "$num-geluchk" pass make -s geluchk STAGE="$num"
+        run "$num-geluchk-native" pass make -s geluchk STAGE="$num" NATIVE=1 GELUCHK_PARTS=1
+        for variant in $(json_keys "$variants_json" sweep); do
+            run "$num-geluchk-$variant" pass make -s geluchk STAGE="$num" VARIANT="$variant"
+        done
+        for variant in $(json_list "$variants_json" failing); do
+            run "$num-geluchk-$variant" fail make -s geluchk STAGE="$num" VARIANT="$variant"
+        done
+    fi
+    if json_list "$variants_json" commands | grep -qx gelucensus; then
+        run "$num-gelucensus" pass make -s gelucensus STAGE="$num"
+    fi
 done
 if [ -n "$native_pid" ] && ! wait "$native_pid"; then exit 1; fi
 echo "check-results: bench/results/check-*.txt rewritten" >&2

@@ -16,6 +16,11 @@
 #       stage 00 vs the numpy reference of the contract, one window, bit for bit
 #   make mathcheck [NATIVE=1]
 #       bx_expf / bx_erff vs the libc's expf / erff on all 2^32 inputs
+#   make geluchk STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
+#       stages with their own GELU kernel (07 on): the kernel vs gelu_scalar on
+#       all 2^32 inputs, split over GELUCHK_PARTS processes side by side
+#   make gelucensus STAGE=NN
+#       where the eval corpus's real GELU inputs fall among erf's branches
 #   make check-results
 #       rewrite bench/results/check-*.txt (what the book quotes): every stage, the
 #       native cross-check, the mutant and the kept variants (check-results.sh)
@@ -150,3 +155,15 @@ recipe-agree-mutant: $(HARNESS_DIR)/libbxmaths.so
 
 check-results: build
 	common/harness/check-results.sh
+
+# geluchk (stages whose bx_stage() lists it, 07 on): the stage's vector GELU
+# against gelu_scalar on all 2^32 inputs, split over GELUCHK_PARTS processes
+# (one per core). VARIANT=rereads runs the post's first bug, which must fail.
+GELUCHK_PARTS ?= $(JOBS)
+.PHONY: geluchk gelucensus
+geluchk: harness-cli
+	common/harness/geluchk-parts.sh $(GELUCHK_PARTS) $(call harness_cli,$(STAGE_NAME),$(VARIANT))
+
+# Where the GELU inputs of the eval corpus fall (the vector range's share).
+gelucensus: harness-cli
+	$(call harness_cli,$(STAGE_NAME),$(VARIANT)) gelucensus

@@ -125,3 +125,45 @@ foreach(_entry ${_bx_sweep})
            WORKING_DIRECTORY "${BX_ROOT}")
   set_tests_properties("stage ${_stage}: sweep ${_variant} is exact" PROPERTIES LABELS "wasm;check" TIMEOUT 600)
 endforeach()
+
+# Stage-specific harness commands (bx_stage HARNESS_COMMANDS).
+#   geluchk: the stage's vector GELU vs gelu_scalar on all 2^32 inputs, in the
+#   wasm build as two tests of half the range each (they run side by side
+#   under ctest -j 2, one per core), and natively in one run. The `rereads`
+#   variant (the post's first bug) must fail it: that test stops at the first
+#   difference, which geluchk prints with the input and both results' bits.
+get_property(_bx_commands GLOBAL PROPERTY BX_STAGE_COMMANDS)
+foreach(_entry ${_bx_commands})
+  string(REPLACE ":" ";" _parts "${_entry}")
+  list(GET _parts 0 _stage)
+  list(GET _parts 1 _command)
+  if(NOT _command STREQUAL "geluchk")
+    continue()
+  endif()
+  set(_cli "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli.wasm")
+  foreach(_half 0 1)
+    math(EXPR _from "${_half} * 2147483648")
+    math(EXPR _to "(${_half} + 1) * 2147483648")
+    add_test(NAME "stage ${_stage}: geluchk, half ${_half} of 2^32 inputs"
+             COMMAND ${_bx_wasi} "${_cli}" geluchk --from ${_from} --to ${_to}
+             WORKING_DIRECTORY "${BX_ROOT}")
+    set_tests_properties("stage ${_stage}: geluchk, half ${_half} of 2^32 inputs" PROPERTIES
+                         LABELS "wasm;check;geluchk" TIMEOUT 1800 COST 900)
+  endforeach()
+  string(SUBSTRING "${_stage}" 0 2 _num)
+  if(TARGET stage_${_num}_cli)
+    add_test(NAME "stage ${_stage}: geluchk (native), 2^32 inputs"
+             COMMAND $<TARGET_FILE:stage_${_num}_cli> geluchk WORKING_DIRECTORY "${BX_ROOT}")
+    set_tests_properties("stage ${_stage}: geluchk (native), 2^32 inputs" PROPERTIES
+                         LABELS "check;geluchk" TIMEOUT 1800 COST 800)
+  endif()
+  get_property(_bx_failing GLOBAL PROPERTY BX_STAGE_VARIANTS)
+  if("${_stage}:rereads" IN_LIST _bx_failing)
+    add_test(NAME "stage ${_stage}: geluchk catches the rereads variant"
+             COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli-rereads.wasm" geluchk --first
+             WORKING_DIRECTORY "${BX_ROOT}")
+    set_tests_properties("stage ${_stage}: geluchk catches the rereads variant" PROPERTIES
+                         LABELS "wasm;check;geluchk;mutant"
+                         PASS_REGULAR_EXPRESSION "gives 0x[0-9a-f]+ .*gelu_scalar 0x[0-9a-f]+")
+  endif()
+endforeach()
