@@ -197,7 +197,13 @@ function(bx_stage)
   #                      (another tile shape, another row count): each must
   #                      PASS the check, and `make bench-sweep STAGE=NN` times
   #                      them beside the stage itself, which SWEEP_BASE names.
-  # build/wasm/stages/NN-name/variants.json lists both for the bench scripts.
+  #   TRAPS nearest ...  a failed idea whose failure is shown by the stage's
+  #                      kernel check (a HARNESS_COMMAND such as quantchk), not
+  #                      necessarily by the logit check: the inputs that trip
+  #                      it (a NaN, an exact .5 tie) may never occur in a real
+  #                      corpus. Built like VARIANTS; the logit check on them is
+  #                      reported, not required to fail.
+  # build/wasm/stages/NN-name/variants.json lists them all for the scripts.
   #
   # HARNESS_COMMANDS geluchk ...: harness commands that only some stages can
   # run, because they call an optional part of the stage interface (geluchk
@@ -205,7 +211,7 @@ function(bx_stage)
   # common/harness/stage-commands/cmd_<name>.cpp, compiled into this stage's
   # CLIs (and its variants'); CTest runs what common/harness/tests.cmake
   # defines for that command.
-  cmake_parse_arguments(_arg "" "SWEEP_BASE" "VARIANTS;SWEEP;HARNESS_COMMANDS" ${ARGN})
+  cmake_parse_arguments(_arg "" "SWEEP_BASE" "VARIANTS;SWEEP;HARNESS_COMMANDS;TRAPS" ${ARGN})
   set(_extra_commands "")
   foreach(_command ${_arg_HARNESS_COMMANDS})
     set(_source "${BX_ROOT}/common/harness/stage-commands/cmd_${_command}.cpp")
@@ -221,22 +227,35 @@ function(bx_stage)
   set(_libs ${_lib})
   set(_failing_json "")
   set(_sweep_json "")
-  foreach(_entry ${_arg_VARIANTS} ${_arg_SWEEP})
+  set(_traps_json "")
+  set(_trap_entries "")
+  foreach(_trap ${_arg_TRAPS})
+    list(APPEND _trap_entries "trap:${_trap}")
+  endforeach()
+  foreach(_entry ${_arg_VARIANTS} ${_arg_SWEEP} ${_trap_entries})
+    set(_kind failing)
+    if(_entry MATCHES "^trap:(.*)$")
+      set(_entry "${CMAKE_MATCH_1}")
+      set(_kind trap)
+    endif()
     if(_entry MATCHES "^([a-z0-9]+)=(.*)$")
       set(_variant "${CMAKE_MATCH_1}")
       string(REPLACE "," ";" _defs "${CMAKE_MATCH_2}")
       set(_kind sweep)
-    elseif(_entry MATCHES "^[a-z0-9]+$")
+    elseif(_entry MATCHES "^[a-z0-9]+(-[a-z0-9]+)*$")
       set(_variant "${_entry}")
       string(TOUPPER "${_variant}" _upper)
+      string(REPLACE "-" "_" _upper "${_upper}")  # pmin-swapped: BX_VARIANT_PMIN_SWAPPED
       set(_defs "BX_VARIANT_${_upper}=1")
-      set(_kind failing)
     else()
-      message(FATAL_ERROR "${_name}: variant '${_entry}' is not name or name=DEF,DEF")
+      message(FATAL_ERROR "${_name}: variant '${_entry}' is not name (a-z, 0-9, dashes) or name=DEF,DEF")
     endif()
     if(_kind STREQUAL "sweep")
       list(APPEND _sweep_json "\"${_variant}\": \"${CMAKE_MATCH_2}\"")
       set_property(GLOBAL APPEND PROPERTY BX_STAGE_SWEEP "${_name}:${_variant}")
+    elseif(_kind STREQUAL "trap")
+      list(APPEND _traps_json "\"${_variant}\"")
+      set_property(GLOBAL APPEND PROPERTY BX_STAGE_TRAPS "${_name}:${_variant}")
     else()
       list(APPEND _failing_json "\"${_variant}\"")
       set_property(GLOBAL APPEND PROPERTY BX_STAGE_VARIANTS "${_name}:${_variant}")
@@ -262,6 +281,7 @@ function(bx_stage)
     endif()
   endforeach()
   list(JOIN _failing_json ", " _failing_json)
+  list(JOIN _traps_json ", " _traps_json)
   list(JOIN _sweep_json ", " _sweep_json)
   set(_commands_json "")
   foreach(_command ${_arg_HARNESS_COMMANDS})
@@ -269,7 +289,7 @@ function(bx_stage)
   endforeach()
   list(JOIN _commands_json ", " _commands_json)
   file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/variants.json"
-       CONTENT "{\"stage\": \"${_name}\", \"failing\": [${_failing_json}], \"sweep_base\": \"${_arg_SWEEP_BASE}\", \"sweep\": {${_sweep_json}}, \"commands\": [${_commands_json}]}\n")
+       CONTENT "{\"stage\": \"${_name}\", \"failing\": [${_failing_json}], \"traps\": [${_traps_json}], \"sweep_base\": \"${_arg_SWEEP_BASE}\", \"sweep\": {${_sweep_json}}, \"commands\": [${_commands_json}]}\n")
 
   # Stages in build order, for tests and the Makefile (lowest number first).
   set_property(GLOBAL APPEND PROPERTY BX_STAGES "${_name}")

@@ -19,6 +19,9 @@
 #   make geluchk STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
 #       stages with their own GELU kernel (07 on): the kernel vs gelu_scalar on
 #       all 2^32 inputs, split over GELUCHK_PARTS processes side by side
+#   make quantchk STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
+#       stages with their own quantiser (09 on): the kernel vs the scalar
+#       reference on all 2^32 inputs (scale 1) and 20,000 random rows
 #   make gelucensus STAGE=NN
 #       where the eval corpus's real GELU inputs fall among erf's branches
 #   make check-results
@@ -162,7 +165,14 @@ check-results: build
 GELUCHK_PARTS ?= $(JOBS)
 .PHONY: geluchk gelucensus
 geluchk: harness-cli
-	common/harness/geluchk-parts.sh $(GELUCHK_PARTS) $(call harness_cli,$(STAGE_NAME),$(VARIANT))
+	common/harness/range-parts.sh $(GELUCHK_PARTS) geluchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
+
+# quantchk (stages whose bx_stage() lists it, 09 on): the stage's quantiser vs
+# the scalar reference, all 2^32 inputs (split like geluchk) and random rows.
+# VARIANT=nearest or VARIANT=pmin-swapped must fail.
+.PHONY: quantchk
+quantchk: harness-cli
+	common/harness/range-parts.sh $(GELUCHK_PARTS) quantchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
 
 # Where the GELU inputs of the eval corpus fall (the vector range's share).
 gelucensus: harness-cli

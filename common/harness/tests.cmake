@@ -140,6 +140,28 @@ foreach(_entry ${_bx_commands})
   if(NOT _command STREQUAL "geluchk")
     continue()
   endif()
+  # A proof carries over: when a later stage's kernel files are an earlier
+  # proven stage's, byte for byte but for snippet markers (stage 08 keeps
+  # stage 07's GELU), CTest checks that they still are (same-code.cmake)
+  # instead of spending another 2^32 inputs on them.
+  include("${BX_ROOT}/common/cmake/code-hash.cmake")
+  set(_kernel_hash "")
+  foreach(_file gelu.hpp gelu.cpp)
+    bx_code_hash("${BX_ROOT}/stages/${_stage}/${_file}" _h)
+    string(APPEND _kernel_hash "${_h}")
+  endforeach()
+  string(SHA256 _kernel_hash "${_kernel_hash}")
+  get_property(_proven GLOBAL PROPERTY BX_GELUCHK_PROVEN_${_kernel_hash})
+  if(_proven)
+    set(_a "${BX_ROOT}/stages/${_proven}/gelu.hpp;${BX_ROOT}/stages/${_proven}/gelu.cpp")
+    set(_b "${BX_ROOT}/stages/${_stage}/gelu.hpp;${BX_ROOT}/stages/${_stage}/gelu.cpp")
+    add_test(NAME "stage ${_stage}: geluchk carried over (gelu.hpp, gelu.cpp are ${_proven}'s)"
+             COMMAND ${CMAKE_COMMAND} "-DA=${_a}" "-DB=${_b}" -P "${BX_ROOT}/common/cmake/same-code.cmake")
+    set_tests_properties("stage ${_stage}: geluchk carried over (gelu.hpp, gelu.cpp are ${_proven}'s)"
+                         PROPERTIES LABELS "quick;check;geluchk")
+    continue()
+  endif()
+  set_property(GLOBAL PROPERTY BX_GELUCHK_PROVEN_${_kernel_hash} "${_stage}")
   set(_cli "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli.wasm")
   foreach(_half 0 1)
     math(EXPR _from "${_half} * 2147483648")
@@ -166,4 +188,56 @@ foreach(_entry ${_bx_commands})
                          LABELS "wasm;check;geluchk;mutant"
                          PASS_REGULAR_EXPRESSION "gives 0x[0-9a-f]+ .*gelu_scalar 0x[0-9a-f]+")
   endif()
+endforeach()
+
+# quantchk: the stage's quantiser vs the scalar reference, all 2^32 inputs at
+# scale 1 and 20,000 random rows, in wasm as two halves side by side (the
+# random rows run in half 0) and natively in one run. Every TRAPS variant (a
+# failed quantiser kept buildable) must fail it; those tests stop at the first
+# difference, which quantchk prints as input, SIMD result, scalar result.
+# The carry-over check must be able to fail: a file with one subtraction
+# turned round (erff.cpp's `ax - 1.0f`) is not the file it was.
+add_test(NAME "same-code mutant is caught"
+         COMMAND ${CMAKE_COMMAND} -DMUTATE=1 "-DA=${BX_ROOT}/common/maths/erff.cpp" "-DB=${BX_ROOT}/common/maths/erff.cpp"
+                 -P "${BX_ROOT}/common/cmake/same-code.cmake")
+set_tests_properties("same-code mutant is caught" PROPERTIES LABELS "quick;check;mutant"
+                     PASS_REGULAR_EXPRESSION "same-code: [^ ]+ is not")
+
+get_property(_bx_traps GLOBAL PROPERTY BX_STAGE_TRAPS)
+foreach(_entry ${_bx_commands})
+  string(REPLACE ":" ";" _parts "${_entry}")
+  list(GET _parts 0 _stage)
+  list(GET _parts 1 _command)
+  if(NOT _command STREQUAL "quantchk")
+    continue()
+  endif()
+  string(SUBSTRING "${_stage}" 0 2 _num)
+  set(_cli "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli.wasm")
+  foreach(_half 0 1)
+    math(EXPR _from "${_half} * 2147483648")
+    math(EXPR _to "(${_half} + 1) * 2147483648")
+    add_test(NAME "stage ${_stage}: quantchk, half ${_half} of 2^32 inputs"
+             COMMAND ${_bx_wasi} "${_cli}" quantchk --from ${_from} --to ${_to}
+             WORKING_DIRECTORY "${BX_ROOT}")
+    set_tests_properties("stage ${_stage}: quantchk, half ${_half} of 2^32 inputs" PROPERTIES
+                         LABELS "wasm;check;quantchk" TIMEOUT 1800 COST 900)
+  endforeach()
+  if(TARGET stage_${_num}_cli)
+    add_test(NAME "stage ${_stage}: quantchk (native), 2^32 inputs and random rows"
+             COMMAND $<TARGET_FILE:stage_${_num}_cli> quantchk WORKING_DIRECTORY "${BX_ROOT}")
+    set_tests_properties("stage ${_stage}: quantchk (native), 2^32 inputs and random rows" PROPERTIES
+                         LABELS "check;quantchk" TIMEOUT 1800 COST 800)
+  endif()
+  foreach(_trap ${_bx_traps})
+    if(NOT _trap MATCHES "^${_stage}:(.*)$")
+      continue()
+    endif()
+    set(_variant "${CMAKE_MATCH_1}")
+    add_test(NAME "stage ${_stage}: quantchk catches the ${_variant} variant"
+             COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli-${_variant}.wasm" quantchk --first
+             WORKING_DIRECTORY "${BX_ROOT}")
+    set_tests_properties("stage ${_stage}: quantchk catches the ${_variant} variant" PROPERTIES
+                         LABELS "wasm;check;quantchk;mutant"
+                         PASS_REGULAR_EXPRESSION "gives -?[0-9]+, the reference -?[0-9]+")
+  endforeach()
 endforeach()

@@ -1,0 +1,33 @@
+# cmake -DA=<file;file...> -DB=<file;file...> -P same-code.cmake
+# Succeeds when each file of A has the same code as its partner in B: the same
+# bytes once the book's snippet markers (`// snippet: name`, `// end-snippet`)
+# are taken out (MUTATE=1: B with one subtraction turned round, which must fail), since a stage copied from the previous one drops the markers
+# its own chapter does not use. Used by CTest to carry a kernel's exhaustive
+# proof over to a later stage that did not change the kernel.
+include("${CMAKE_CURRENT_LIST_DIR}/code-hash.cmake")
+list(LENGTH A _count_a)
+list(LENGTH B _count_b)
+if(NOT _count_a EQUAL _count_b)
+  message(FATAL_ERROR "same-code: A and B must list as many files")
+endif()
+math(EXPR _last "${_count_a} - 1")
+foreach(_i RANGE ${_last})
+  list(GET A ${_i} _a)
+  list(GET B ${_i} _b)
+  bx_code_hash("${_a}" _hash_a)
+  bx_code_hash("${_b}" _hash_b)
+  if(MUTATE)  # the mutant: B's code with its first `x - 1.0f` turned round
+    file(READ "${_b}" _text)
+    string(REGEX REPLACE "[ \t]*(//|#)[ \t]*(end-snippet|snippet:)[^\n]*\n" "" _text "${_text}")
+    string(FIND "${_text}" "ax - 1.0f" _at)
+    if(_at LESS 0)
+      message(FATAL_ERROR "same-code: the mutant needs 'ax - 1.0f' in ${_b}")
+    endif()
+    string(REPLACE "ax - 1.0f" "1.0f - ax" _text "${_text}")
+    string(SHA256 _hash_b "${_text}")
+  endif()
+  if(NOT _hash_a STREQUAL _hash_b)
+    message(FATAL_ERROR "same-code: ${_b} is not ${_a} (beyond snippet markers): its own proof must run")
+  endif()
+  message(STATUS "same code: ${_b} = ${_a}")
+endforeach()
