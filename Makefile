@@ -131,11 +131,7 @@ demo: build-wasm
 
 # diff STAGE=NN: the stage directory just before NN (in name order) vs NN's.
 diff: require-stage
-	@prev="$$(for d in $(STAGE_DIRS); do [ "$$d" = "$(STAGE_DIR)" ] && break; echo $$d; done | tail -n 1)"; \
-	if [ -z "$$prev" ]; then echo "$(STAGE_NAME) is the first stage: nothing to diff against"; exit 0; fi; \
-	echo "diff $$prev -> $(STAGE_DIR)"; \
-	git --no-pager diff --no-index --stat "$$prev" "$(STAGE_DIR)"; \
-	git --no-pager diff --no-index --color=auto "$$prev" "$(STAGE_DIR)"; true
+	@node book/tools/snippets.mjs diff $(STAGE_NUM) $(if $(filter-out 0,$(shell [ -t 1 ] && echo 1 || echo 0)),--color)
 
 clean:
 	rm -rf build

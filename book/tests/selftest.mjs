@@ -92,6 +92,15 @@ if (r.status === 0) {
     const t = md(r, '01-a.md');
     if (t.includes('+int added_in_01;') && t.includes('a/00-a/k.cpp') && !/^[+-].*snippet/m.test(t)) { passed++; console.log('ok   diff content'); } else { failed++; console.log(`FAIL diff content:\n${t}`); }
 }
+// 15b. What differs only by the stage's identity (its name in spin.toml, its README) is left out.
+r = expect('diff without identity', run({
+    'stages/00-a/k.cpp': src(), 'stages/00-a/spin.toml': 'name = "bitexact-00-a" # stage 00\n', 'stages/00-a/README.md': 'Stage 00 prose\n',
+    'stages/01-b/k.cpp': src('int added_in_01;\n'), 'stages/01-b/spin.toml': 'name = "bitexact-01-b" # stage 01\n', 'stages/01-b/README.md': 'Stage 01, other prose\n',
+    ...chapter('{{snippet 00 tile}}\n\n{{snippet 01 tile}}\n\n{{diff 01}}') }), 0);
+if (r.status === 0) {
+    const t = md(r, '01-a.md');
+    if (t.includes('+int added_in_01;') && !t.includes('bitexact-0') && !t.includes('other prose') && !t.includes('spin.toml')) { passed++; console.log('ok   diff leaves out the stage name and README'); } else { failed++; console.log(`FAIL diff identity:\n${t}`); }
+}
 // 16. A stage identical to its predecessor is an error.
 expect('empty diff', run({ 'stages/00-a/k.cpp': src(), 'stages/01-b/k.cpp': src(), ...chapter('{{snippet 00 tile}}\n\n{{snippet 01 tile}}\n\n{{diff 01}}') }), 1, 'has no changes from 00-a');
 // 17. Results: no table script, no plot, no check file.

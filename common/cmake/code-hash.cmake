@@ -1,5 +1,5 @@
 # bx_code_hash(<file> <out>): SHA-256 of a source file without the book's
-# snippet marker lines (see same-code.cmake).
+# marker lines, which open and close named snippets (see same-code.cmake).
 function(bx_code_hash file out)
   file(READ "${file}" _text)
   string(REGEX REPLACE "[ \t]*(//|#)[ \t]*(end-snippet|snippet:)[^\n]*\n" "" _text "${_text}")

@@ -126,75 +126,73 @@ foreach(_entry ${_bx_sweep})
   set_tests_properties("stage ${_stage}: sweep ${_variant} is exact" PROPERTIES LABELS "wasm;check" TIMEOUT 600)
 endforeach()
 
-# Stage-specific harness commands (bx_stage HARNESS_COMMANDS).
-#   geluchk: the stage's vector GELU vs gelu_scalar on all 2^32 inputs, in the
-#   wasm build as two tests of half the range each (they run side by side
-#   under ctest -j 2, one per core), and natively in one run. The `rereads`
-#   variant (the post's first bug) must fail it: that test stops at the first
-#   difference, which geluchk prints with the input and both results' bits.
-get_property(_bx_commands GLOBAL PROPERTY BX_STAGE_COMMANDS)
-foreach(_entry ${_bx_commands})
-  string(REPLACE ":" ";" _parts "${_entry}")
-  list(GET _parts 0 _stage)
-  list(GET _parts 1 _command)
-  if(NOT _command STREQUAL "geluchk")
-    continue()
-  endif()
-  # A proof carries over: when a later stage's kernel files are an earlier
-  # proven stage's, byte for byte but for snippet markers (stage 08 keeps
-  # stage 07's GELU), CTest checks that they still are (same-code.cmake)
-  # instead of spending another 2^32 inputs on them.
-  include("${BX_ROOT}/common/cmake/code-hash.cmake")
-  set(_kernel_hash "")
-  foreach(_file gelu.hpp gelu.cpp)
-    bx_code_hash("${BX_ROOT}/stages/${_stage}/${_file}" _h)
-    string(APPEND _kernel_hash "${_h}")
-  endforeach()
-  string(SHA256 _kernel_hash "${_kernel_hash}")
-  get_property(_proven GLOBAL PROPERTY BX_GELUCHK_PROVEN_${_kernel_hash})
-  if(_proven)
-    set(_a "${BX_ROOT}/stages/${_proven}/gelu.hpp;${BX_ROOT}/stages/${_proven}/gelu.cpp")
-    set(_b "${BX_ROOT}/stages/${_stage}/gelu.hpp;${BX_ROOT}/stages/${_stage}/gelu.cpp")
-    add_test(NAME "stage ${_stage}: geluchk carried over (gelu.hpp, gelu.cpp are ${_proven}'s)"
-             COMMAND ${CMAKE_COMMAND} "-DA=${_a}" "-DB=${_b}" -P "${BX_ROOT}/common/cmake/same-code.cmake")
-    set_tests_properties("stage ${_stage}: geluchk carried over (gelu.hpp, gelu.cpp are ${_proven}'s)"
-                         PROPERTIES LABELS "quick;check;geluchk")
-    continue()
-  endif()
-  set_property(GLOBAL PROPERTY BX_GELUCHK_PROVEN_${_kernel_hash} "${_stage}")
-  set(_cli "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli.wasm")
+# Stage-specific harness commands (bx_stage HARNESS_COMMANDS): the exhaustive
+# kernel checks. Each runs over all 2^32 f32 inputs
+#   - in the wasm build, as two tests of half the range each (they run side by
+#     side under ctest -j 2, one per core),
+#   - natively, in one run,
+# and each failed kernel kept buildable must fail it: those tests stop at the
+# first difference, which the command prints with the input, the kernel's
+# result and the reference's.
+#   geluchk   stage 07's vector GELU vs gelu_scalar; catches `rereads` (VARIANTS)
+#   quantchk  stage 09's vector quantiser vs quantize_row_scalar, plus 20,000
+#             random rows (in half 0); catches every TRAPS variant
+function(bx_exhaustive_tests stage command pass_regex)
+  set(_cli "${BX_WASM_BUILD_DIR}/stages/${stage}/cli.wasm")
   foreach(_half 0 1)
     math(EXPR _from "${_half} * 2147483648")
     math(EXPR _to "(${_half} + 1) * 2147483648")
-    add_test(NAME "stage ${_stage}: geluchk, half ${_half} of 2^32 inputs"
-             COMMAND ${_bx_wasi} "${_cli}" geluchk --from ${_from} --to ${_to}
+    set(_name "stage ${stage}: ${command}, half ${_half} of 2^32 inputs")
+    add_test(NAME "${_name}" COMMAND ${_bx_wasi} "${_cli}" ${command} --from ${_from} --to ${_to}
              WORKING_DIRECTORY "${BX_ROOT}")
-    set_tests_properties("stage ${_stage}: geluchk, half ${_half} of 2^32 inputs" PROPERTIES
-                         LABELS "wasm;check;geluchk" TIMEOUT 1800 COST 900)
+    set_tests_properties("${_name}" PROPERTIES LABELS "wasm;check;${command}" TIMEOUT 1800 COST 900)
   endforeach()
-  string(SUBSTRING "${_stage}" 0 2 _num)
+  string(SUBSTRING "${stage}" 0 2 _num)
   if(TARGET stage_${_num}_cli)
-    add_test(NAME "stage ${_stage}: geluchk (native), 2^32 inputs"
-             COMMAND $<TARGET_FILE:stage_${_num}_cli> geluchk WORKING_DIRECTORY "${BX_ROOT}")
-    set_tests_properties("stage ${_stage}: geluchk (native), 2^32 inputs" PROPERTIES
-                         LABELS "check;geluchk" TIMEOUT 1800 COST 800)
+    set(_name "stage ${stage}: ${command} (native), all inputs")
+    add_test(NAME "${_name}" COMMAND $<TARGET_FILE:stage_${_num}_cli> ${command} WORKING_DIRECTORY "${BX_ROOT}")
+    set_tests_properties("${_name}" PROPERTIES LABELS "check;${command}" TIMEOUT 1800 COST 800)
   endif()
-  get_property(_bx_failing GLOBAL PROPERTY BX_STAGE_VARIANTS)
-  if("${_stage}:rereads" IN_LIST _bx_failing)
-    add_test(NAME "stage ${_stage}: geluchk catches the rereads variant"
-             COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli-rereads.wasm" geluchk --first
+  foreach(_variant ${ARGN})
+    set(_name "stage ${stage}: ${command} catches the ${_variant} variant")
+    add_test(NAME "${_name}" COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${stage}/cli-${_variant}.wasm" ${command} --first
              WORKING_DIRECTORY "${BX_ROOT}")
-    set_tests_properties("stage ${_stage}: geluchk catches the rereads variant" PROPERTIES
-                         LABELS "wasm;check;geluchk;mutant"
-                         PASS_REGULAR_EXPRESSION "gives 0x[0-9a-f]+ .*gelu_scalar 0x[0-9a-f]+")
-  endif()
-endforeach()
+    set_tests_properties("${_name}" PROPERTIES LABELS "wasm;check;${command};mutant" PASS_REGULAR_EXPRESSION "${pass_regex}")
+  endforeach()
+endfunction()
 
-# quantchk: the stage's quantiser vs the scalar reference, all 2^32 inputs at
-# scale 1 and 20,000 random rows, in wasm as two halves side by side (the
-# random rows run in half 0) and natively in one run. Every TRAPS variant (a
-# failed quantiser kept buildable) must fail it; those tests stop at the first
-# difference, which quantchk prints as input, SIMD result, scalar result.
+# A proof carries over: when a later stage's kernel files are an earlier
+# proven stage's, byte for byte but for snippet markers (stage 08 keeps stage
+# 07's GELU), CTest checks that they still are (same-code.cmake) instead of
+# spending another 2^32 inputs on them. Sets <out> to the proven stage, or
+# records this stage as the one that proves these files and sets it empty.
+include("${BX_ROOT}/common/cmake/code-hash.cmake")
+function(bx_proven_elsewhere stage command files out)
+  set(_hash "")
+  foreach(_file ${files})
+    bx_code_hash("${BX_ROOT}/stages/${stage}/${_file}" _h)
+    string(APPEND _hash "${_h}")
+  endforeach()
+  string(SHA256 _hash "${command}${_hash}")
+  get_property(_proven GLOBAL PROPERTY BX_PROVEN_${_hash})
+  if(NOT _proven)
+    set_property(GLOBAL PROPERTY BX_PROVEN_${_hash} "${stage}")
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
+  set(_a "")
+  set(_b "")
+  foreach(_file ${files})
+    list(APPEND _a "${BX_ROOT}/stages/${_proven}/${_file}")
+    list(APPEND _b "${BX_ROOT}/stages/${stage}/${_file}")
+  endforeach()
+  list(JOIN files ", " _list)
+  set(_name "stage ${stage}: ${command} carried over (${_list} are ${_proven}'s)")
+  add_test(NAME "${_name}" COMMAND ${CMAKE_COMMAND} "-DA=${_a}" "-DB=${_b}" -P "${BX_ROOT}/common/cmake/same-code.cmake")
+  set_tests_properties("${_name}" PROPERTIES LABELS "quick;check;${command}")
+  set(${out} "${_proven}" PARENT_SCOPE)
+endfunction()
+
 # The carry-over check must be able to fail: a file with one subtraction
 # turned round (erff.cpp's `ax - 1.0f`) is not the file it was.
 add_test(NAME "same-code mutant is caught"
@@ -203,41 +201,34 @@ add_test(NAME "same-code mutant is caught"
 set_tests_properties("same-code mutant is caught" PROPERTIES LABELS "quick;check;mutant"
                      PASS_REGULAR_EXPRESSION "same-code: [^ ]+ is not")
 
+get_property(_bx_commands GLOBAL PROPERTY BX_STAGE_COMMANDS)
+get_property(_bx_failing GLOBAL PROPERTY BX_STAGE_VARIANTS)
 get_property(_bx_traps GLOBAL PROPERTY BX_STAGE_TRAPS)
 foreach(_entry ${_bx_commands})
   string(REPLACE ":" ";" _parts "${_entry}")
   list(GET _parts 0 _stage)
   list(GET _parts 1 _command)
-  if(NOT _command STREQUAL "quantchk")
-    continue()
-  endif()
-  string(SUBSTRING "${_stage}" 0 2 _num)
-  set(_cli "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli.wasm")
-  foreach(_half 0 1)
-    math(EXPR _from "${_half} * 2147483648")
-    math(EXPR _to "(${_half} + 1) * 2147483648")
-    add_test(NAME "stage ${_stage}: quantchk, half ${_half} of 2^32 inputs"
-             COMMAND ${_bx_wasi} "${_cli}" quantchk --from ${_from} --to ${_to}
-             WORKING_DIRECTORY "${BX_ROOT}")
-    set_tests_properties("stage ${_stage}: quantchk, half ${_half} of 2^32 inputs" PROPERTIES
-                         LABELS "wasm;check;quantchk" TIMEOUT 1800 COST 900)
-  endforeach()
-  if(TARGET stage_${_num}_cli)
-    add_test(NAME "stage ${_stage}: quantchk (native), 2^32 inputs and random rows"
-             COMMAND $<TARGET_FILE:stage_${_num}_cli> quantchk WORKING_DIRECTORY "${BX_ROOT}")
-    set_tests_properties("stage ${_stage}: quantchk (native), 2^32 inputs and random rows" PROPERTIES
-                         LABELS "check;quantchk" TIMEOUT 1800 COST 800)
-  endif()
-  foreach(_trap ${_bx_traps})
-    if(NOT _trap MATCHES "^${_stage}:(.*)$")
+  if(_command STREQUAL "geluchk")
+    bx_proven_elsewhere(${_stage} geluchk "gelu.hpp;gelu.cpp" _proven)
+    if(_proven)
       continue()
     endif()
-    set(_variant "${CMAKE_MATCH_1}")
-    add_test(NAME "stage ${_stage}: quantchk catches the ${_variant} variant"
-             COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli-${_variant}.wasm" quantchk --first
-             WORKING_DIRECTORY "${BX_ROOT}")
-    set_tests_properties("stage ${_stage}: quantchk catches the ${_variant} variant" PROPERTIES
-                         LABELS "wasm;check;quantchk;mutant"
-                         PASS_REGULAR_EXPRESSION "gives -?[0-9]+, the reference -?[0-9]+")
-  endforeach()
+    set(_catches "")
+    if("${_stage}:rereads" IN_LIST _bx_failing)
+      set(_catches rereads)
+    endif()
+    bx_exhaustive_tests(${_stage} geluchk "gives 0x[0-9a-f]+ .*gelu_scalar 0x[0-9a-f]+" ${_catches})
+  elseif(_command STREQUAL "quantchk")
+    bx_proven_elsewhere(${_stage} quantchk "quantize.hpp;quantize.cpp" _proven)
+    if(_proven)
+      continue()
+    endif()
+    set(_catches "")
+    foreach(_trap ${_bx_traps})
+      if(_trap MATCHES "^${_stage}:(.*)$")
+        list(APPEND _catches "${CMAKE_MATCH_1}")
+      endif()
+    endforeach()
+    bx_exhaustive_tests(${_stage} quantchk "gives -?[0-9]+, the reference -?[0-9]+" ${_catches})
+  endif()
 endforeach()
