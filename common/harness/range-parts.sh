@@ -27,7 +27,7 @@ done
 end=$(date +%s.%N)
 awk -v parts="$parts" -v cmd="$command" -v start="$start" -v end="$end" '
   $1 == cmd ":" && $2 ~ /^[0-9]+$/ { differ += $2; seen++ }
-  END { printf "%s, %d parts side by side: %.0f differ%s (%.0f s wall)\n", cmd, parts, differ,
+  END { printf "%s, %s: %.0f differ%s (%.0f s wall)\n", cmd, parts == 1 ? "1 process" : parts " parts side by side", differ,
                seen == parts ? "" : " (a part printed no summary)", end - start }' \
   "$work"/part-*.txt
 exit $status
