@@ -19,6 +19,45 @@ set(_bx_equiv_ref "assets/baselines/equivalence.ref")
 set(_bx_diff_dir "${CMAKE_BINARY_DIR}/harness-tests")
 file(MAKE_DIRECTORY "${_bx_diff_dir}")
 
+# A proof carries over: when a later stage's files for one check are an
+# earlier proven stage's, byte for byte but for snippet markers (stage 08 keeps
+# stage 07's GELU; stages 05 to 09 keep stage 04's tokenizer), CTest checks
+# that they still are (same-code.cmake) instead of running the same proof on
+# the same code again. Sets <out> to the proven stage, or records this stage
+# as the one that proves these files and sets it empty. `files` are relative
+# to the stage directory; their names count as well as their code.
+include("${BX_ROOT}/common/cmake/code-hash.cmake")
+function(bx_proven_elsewhere stage command files out)
+  set(_hash "")
+  foreach(_file ${files})
+    bx_code_hash("${BX_ROOT}/stages/${stage}/${_file}" _h)
+    string(APPEND _hash "${_h}")
+  endforeach()
+  string(SHA256 _hash "${command}${files}${_hash}")
+  get_property(_proven GLOBAL PROPERTY BX_PROVEN_${_hash})
+  if(NOT _proven)
+    set_property(GLOBAL PROPERTY BX_PROVEN_${_hash} "${stage}")
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
+  set(_a "")
+  set(_b "")
+  foreach(_file ${files})
+    list(APPEND _a "${BX_ROOT}/stages/${_proven}/${_file}")
+    list(APPEND _b "${BX_ROOT}/stages/${stage}/${_file}")
+  endforeach()
+  list(LENGTH files _count)
+  if(_count GREATER 2)
+    set(_list "its ${_count} files")
+  else()
+    list(JOIN files ", " _list)
+  endif()
+  set(_name "stage ${stage}: ${command} carried over (${_list} are ${_proven}'s)")
+  add_test(NAME "${_name}" COMMAND ${CMAKE_COMMAND} "-DA=${_a}" "-DB=${_b}" -P "${BX_ROOT}/common/cmake/same-code.cmake")
+  set_tests_properties("${_name}" PROPERTIES LABELS "quick;check;${command}")
+  set(${out} "${_proven}" PARENT_SCOPE)
+endfunction()
+
 foreach(_stage ${_bx_stages})
   set(_cli "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli.wasm")
   add_test(NAME "stage ${_stage}: eval" COMMAND ${_bx_wasi} "${_cli}" eval --runs 1
@@ -59,17 +98,23 @@ set_tests_properties("check mutant is caught" PROPERTIES LABELS "wasm;check;quic
 # texts), and the `>` -> `>=` tie-break mutant, which must fail it. These go
 # through make (the mutant compiles one object), so they share a lock: two
 # builds must never run in one build directory at once.
+# The `>` -> `>=` mutant of each stage's own Viterbi (stage 04 has a new one)
+# must fail tokcheck. A stage whose tokenizer files (unigram*, tokenizer_*,
+# vocab_blob*, build-time/*) are an earlier stage's code carries both over.
 foreach(_stage ${_bx_stages})
   string(SUBSTRING "${_stage}" 0 2 _num)
+  file(GLOB _tok_files RELATIVE "${BX_ROOT}/stages/${_stage}"
+       "${BX_ROOT}/stages/${_stage}/unigram*" "${BX_ROOT}/stages/${_stage}/tokenizer_*"
+       "${BX_ROOT}/stages/${_stage}/vocab_blob*" "${BX_ROOT}/stages/${_stage}/build-time/*")
+  list(SORT _tok_files)
+  bx_proven_elsewhere(${_stage} tokcheck "${_tok_files}" _proven)
+  if(_proven)
+    continue()
+  endif()
   add_test(NAME "stage ${_stage}: tokcheck" COMMAND make tokcheck STAGE=${_num}
            WORKING_DIRECTORY "${BX_ROOT}")
   set_tests_properties("stage ${_stage}: tokcheck" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
                        RESOURCE_LOCK bx_wasm_build)
-endforeach()
-# The `>` -> `>=` mutant of each stage's own Viterbi (stage 04 has a new one)
-# must fail tokcheck.
-foreach(_stage ${_bx_stages})
-  string(SUBSTRING "${_stage}" 0 2 _num)
   add_test(NAME "stage ${_stage}: tokcheck mutant is caught" COMMAND make tokcheck-mutant STAGE=${_num}
            WORKING_DIRECTORY "${BX_ROOT}")
   set_tests_properties("stage ${_stage}: tokcheck mutant is caught" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
@@ -161,37 +206,6 @@ function(bx_exhaustive_tests stage command pass_regex)
   endforeach()
 endfunction()
 
-# A proof carries over: when a later stage's kernel files are an earlier
-# proven stage's, byte for byte but for snippet markers (stage 08 keeps stage
-# 07's GELU), CTest checks that they still are (same-code.cmake) instead of
-# spending another 2^32 inputs on them. Sets <out> to the proven stage, or
-# records this stage as the one that proves these files and sets it empty.
-include("${BX_ROOT}/common/cmake/code-hash.cmake")
-function(bx_proven_elsewhere stage command files out)
-  set(_hash "")
-  foreach(_file ${files})
-    bx_code_hash("${BX_ROOT}/stages/${stage}/${_file}" _h)
-    string(APPEND _hash "${_h}")
-  endforeach()
-  string(SHA256 _hash "${command}${_hash}")
-  get_property(_proven GLOBAL PROPERTY BX_PROVEN_${_hash})
-  if(NOT _proven)
-    set_property(GLOBAL PROPERTY BX_PROVEN_${_hash} "${stage}")
-    set(${out} "" PARENT_SCOPE)
-    return()
-  endif()
-  set(_a "")
-  set(_b "")
-  foreach(_file ${files})
-    list(APPEND _a "${BX_ROOT}/stages/${_proven}/${_file}")
-    list(APPEND _b "${BX_ROOT}/stages/${stage}/${_file}")
-  endforeach()
-  list(JOIN files ", " _list)
-  set(_name "stage ${stage}: ${command} carried over (${_list} are ${_proven}'s)")
-  add_test(NAME "${_name}" COMMAND ${CMAKE_COMMAND} "-DA=${_a}" "-DB=${_b}" -P "${BX_ROOT}/common/cmake/same-code.cmake")
-  set_tests_properties("${_name}" PROPERTIES LABELS "quick;check;${command}")
-  set(${out} "${_proven}" PARENT_SCOPE)
-endfunction()
 
 # The carry-over check must be able to fail: a file with one subtraction
 # turned round (erff.cpp's `ax - 1.0f`) is not the file it was.
