@@ -70,11 +70,33 @@ float reference_inv(const float* row, int width) {
     return amax > 0.0f ? 127.0f / amax : 0.0f;
 }
 
+// One row through the kernel and the reference: int8 values and scale bits.
+// On a difference, counts it and reports the row's first differing element
+// (and the scale, if that differs too).
+void check_row(const float* row, int width, std::vector<std::int8_t>& q, std::vector<std::int8_t>& want,
+               const std::string& label, Report& report) {
+    q.assign(static_cast<std::size_t>(width), 0);
+    want.assign(static_cast<std::size_t>(width), 0);
+    const float scale = stage::quantize_row(row, width, q.data());
+    const float want_scale = quantize_row_scalar(row, width, want.data());
+    ++report.compared;
+    if (float_bits(scale) == float_bits(want_scale) && q == want) return;
+    ++report.differ;
+    for (std::size_t c = 0; c < q.size(); ++c) {
+        if (q[c] == want[c]) continue;
+        const std::string where = label + ", element " + std::to_string(c);
+        report_element(report, where.c_str(), row[c], reference_inv(row, width), q[c], want[c]);
+        break;
+    }
+    if (float_bits(scale) != float_bits(want_scale) && report.shown++ < report.show)
+        std::printf("  %s: scale 0x%08x, the reference 0x%08x\n", label.c_str(), float_bits(scale), float_bits(want_scale));
+}
+
 void exhaustive(std::uint64_t from, std::uint64_t to, Report& elements, Report& rows) {
     constexpr std::size_t kBlock = 1 << 16;
     constexpr int kRowWidth = 16;
     std::vector<float> x(kBlock);
-    std::vector<std::int8_t> q(kBlock), q_row(kRowWidth), want_row(kRowWidth);
+    std::vector<std::int8_t> q(kBlock), q_row, want_row;
     for (std::uint64_t base = from; base < to && !elements.stop() && !rows.stop(); base += kBlock) {
         const std::size_t n = static_cast<std::size_t>(to - base < kBlock ? to - base : kBlock);
         for (std::size_t i = 0; i < n; ++i) x[i] = float_from_bits(static_cast<std::uint32_t>(base + i));
@@ -93,22 +115,7 @@ void exhaustive(std::uint64_t from, std::uint64_t to, Report& elements, Report& 
             float row[kRowWidth] = {127.0f};
             const std::size_t take = n - i < kRowWidth - 1 ? n - i : kRowWidth - 1;
             for (std::size_t j = 0; j < take; ++j) row[j + 1] = x[i + j];
-            const int width = static_cast<int>(take) + 1;
-            const float scale = stage::quantize_row(row, width, q_row.data());
-            const float want_scale = quantize_row_scalar(row, width, want_row.data());
-            ++rows.compared;
-            bool same = float_bits(scale) == float_bits(want_scale);
-            for (int j = 0; j < width; ++j) same = same && q_row[j] == want_row[j];
-            if (same) continue;
-            ++rows.differ;
-            for (int j = 0; j < width; ++j) {
-                if (q_row[j] == want_row[j]) continue;
-                report_element(rows, "row [127, ...] element", row[j], reference_inv(row, width), q_row[j], want_row[j]);
-                break;
-            }
-            if (float_bits(scale) != float_bits(want_scale) && rows.shown++ < rows.show)
-                std::printf("  row [127, ...]: scale 0x%08x, the reference 0x%08x\n", float_bits(scale),
-                            float_bits(want_scale));
+            check_row(row, static_cast<int>(take) + 1, q_row, want_row, "row [127, ...]", rows);
         }
     }
 }
@@ -152,25 +159,8 @@ void random_rows(long count, std::uint32_t seed, Report& report) {
             }
             row[static_cast<std::size_t>(c)] = v;
         }
-        q.assign(row.size(), 0);
-        want.assign(row.size(), 0);
-        const float scale = stage::quantize_row(row.data(), width, q.data());
-        const float want_scale = quantize_row_scalar(row.data(), width, want.data());
-        ++report.compared;
-        bool same = float_bits(scale) == float_bits(want_scale);
-        for (int c = 0; c < width; ++c) same = same && q[static_cast<std::size_t>(c)] == want[static_cast<std::size_t>(c)];
-        if (same) continue;
-        ++report.differ;
-        for (int c = 0; c < width; ++c) {
-            if (q[static_cast<std::size_t>(c)] == want[static_cast<std::size_t>(c)]) continue;
-            const float inv = reference_inv(row.data(), width);
-            const std::string where = "random row " + std::to_string(r) + " (width " + std::to_string(width) + "), element " + std::to_string(c);
-            report_element(report, where.c_str(), row[static_cast<std::size_t>(c)], inv, q[static_cast<std::size_t>(c)],
-                           want[static_cast<std::size_t>(c)]);
-            break;
-        }
-        if (float_bits(scale) != float_bits(want_scale) && report.shown++ < report.show)
-            std::printf("  random row %ld: scale 0x%08x, the reference 0x%08x\n", r, float_bits(scale), float_bits(want_scale));
+        check_row(row.data(), width, q, want, "random row " + std::to_string(r) + " (width " + std::to_string(width) + ")",
+                  report);
     }
 }
 
