@@ -11,6 +11,9 @@
 #   make bench-serve STAGES=03,04   the whole request through `make serve`'s host, stages side by
 #                          side: Server-Timing medians and component sizes (bench/e2e/serve.mjs)
 #   make bench-report      redraw bench/results/forward.svg and table.md from the results files
+#   make bench-peer [STAGE=NN]   the stage beside ONNX Runtime (web: wasm SIMD, node: native), one
+#                          thread each, on the same windows, rounds interleaved (bench/peer/peer.mjs);
+#                          installs Debian's python3-onnx and bench/peer's npm packages when missing
 #   make bench-micro       Google Benchmark microbenchmarks (native build)
 #   make bench-selftest    the epoch instrumenter's self-test (with its mutant)
 #
@@ -36,7 +39,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: bench bench-all bench-report bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code
+.PHONY: bench bench-all bench-peer bench-peer-setup bench-report bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -79,6 +82,36 @@ BENCH_SERVE_REPEATS ?= 20
 bench-serve: build-wasm
 	@if [ -z "$(STAGES)" ]; then echo "bench-serve: give STAGES=NN,MM (e.g. STAGES=03,04)"; exit 2; fi
 	$(NODE) bench/e2e/serve.mjs --stages $(STAGES) --repeats $(BENCH_SERVE_REPEATS)
+
+# The peer's inputs: our model as ONNX (Debian's python3, which has python3-onnx,
+# not whatever python3 comes first on PATH), and the corpus's windows with
+# stage 00's labels and logits (`cli windows`).
+PEER_BUILD   := build/peer
+PEER_PYTHON  ?= /usr/bin/python3
+PEER_ONNX    := $(PEER_BUILD)/model-int8.onnx
+PEER_WINDOWS := $(PEER_BUILD)/$(basename $(notdir $(BENCH_CORPUS)))-windows.json
+PEER_ROUNDS  ?= 3
+
+bench-peer-setup:
+	@dpkg-query -W -f='$${Status}\n' python3-onnx 2>/dev/null | grep -q '^install ok installed' || { \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-onnx; }
+	@[ bench/peer/node_modules/.package-lock.json -nt bench/peer/package-lock.json ] || \
+	  { cd bench/peer && npm ci --ignore-scripts --no-audit --no-fund && touch node_modules/.package-lock.json; }
+
+$(PEER_ONNX): assets/model/model.bxm bench/peer/export_onnx.py
+	@mkdir -p $(dir $@)
+	$(PEER_PYTHON) bench/peer/export_onnx.py $< $@
+
+$(PEER_WINDOWS): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
+	@mkdir -p $(dir $@)
+	$(NODE) --single-threaded-gc --disable-warning=ExperimentalWarning bench/e2e/wasi-host.mjs \
+	  $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm windows --corpus $(BENCH_CORPUS) --out $@
+
+bench-peer: build-wasm bench-peer-setup
+	@$(MAKE) $(BENCH_REF) $(PEER_ONNX) $(PEER_WINDOWS)
+	$(NODE) bench/peer/peer.mjs --onnx $(PEER_ONNX) --windows $(PEER_WINDOWS) --runs $(BENCH_RUNS) \
+	  --warmup $(BENCH_WARMUP) --rounds $(PEER_ROUNDS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
+	  $(if $(STAGE),--stage $(STAGE))
 
 bench-report:
 	$(NODE) bench/plot.mjs -o bench/results/forward.svg

@@ -13,7 +13,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, latestByStageMode, loadRuns, resultFiles, stagesOf } from './lib/results.mjs';
+import { fmt, latestByStageMode, loadRuns, resultFiles, stagesOf, trustWarning } from './lib/results.mjs';
+import { modelHash } from './lib/guest.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -50,9 +51,14 @@ export function renderTable(runs) {
     lines.push('');
     lines.push('Forward: wall time of one window through the encoder, median (min–max), Node/V8; CPU: median CPU time of the ' +
                'wasm thread for the same runs (leaves out time spent descheduled); phases from the plain build.');
-    for (const run of [...usedRuns].sort((a, b) => a.date.localeCompare(b.date))) lines.push(provenanceLine(run));
-    return `${lines.join('\n')}\n`;
+    const used = [...usedRuns].sort((a, b) => a.date.localeCompare(b.date));
+    for (const run of used) lines.push(provenanceLine(run));
+    return `${trustWarning(used, currentModel())}${lines.join('\n')}\n`;
 }
+
+// The committed model's hash, which every run's recorded model must match.
+// BENCH_TABLE_MODEL overrides it (the report test uses it).
+const currentModel = () => process.env.BENCH_TABLE_MODEL ?? modelHash();
 
 // One line per results run: where and how its numbers were taken.
 function provenanceLine(run) {
@@ -106,7 +112,7 @@ export function renderTokenizerTable(runs, prefixes) {
     lines.push(`tok_load: \`load_tokenizer()\` in the stage's CLI, a new tokenizer each time, median (min–max) of ${n}; ` +
                'parse and read are timed on their own in the same process, the rest is the difference of medians.');
     lines.push(provenanceLine(run));
-    return `${lines.join('\n')}\n`;
+    return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
 
 // `serve NN MM ...`: bench/results/serve-NN-MM.json (bench/e2e/serve.mjs).
@@ -175,7 +181,39 @@ export function renderSweepTable(runs, prefix) {
                `${run.settings.corpus} before it was timed; rounds interleave the builds. Round spread: the largest minus ` +
                'the smallest of one build\'s per-round medians, the noise a difference must beat.');
     lines.push(provenanceLine(run));
-    return `${lines.join('\n')}\n`;
+    return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
+}
+
+// `peer`: the newest bench/results/*-peer-*.json (bench/peer/peer.mjs): our
+// stage beside ONNX Runtime on the same windows, rounds interleaved.
+export function renderPeerTable(files) {
+    const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8'))).filter((r) => r.schema === 'bitexact-peer/1')
+        .sort((a, b) => a.date.localeCompare(b.date));
+    const run = runs[runs.length - 1];
+    if (!run) throw new Error('no peer results (make bench-peer)');
+    const ours = run.results.find((r) => r.kind === 'stage');
+    const what = { stage: 'our C++ in wasm (Node/V8), bit-exact with stage 00', web: 'wasm SIMD128, one thread (what transformers.js runs)',
+                   node: 'native x86-64, one thread' };
+    const lines = [
+        '| Runtime | What runs | Forward, wall (ms) | Forward, CPU (ms) | Ours (CPU) ÷ this (wall) | Labels as stage 00 | Max \\|Δlogit\\| vs stage 00 |',
+        '|---|---|--:|--:|--:|--:|--:|',
+    ];
+    for (const r of run.results) {
+        if (r.status !== 'ok') { lines.push(`| ${r.name} | ${what[r.kind]} | **failed** (${r.reason ?? 'check'}) | | | | |`); continue; }
+        const f = r.forward_ms;
+        const ratio = r === ours || !ours?.forward_cpu_ms ? '–' : `${fmt(ours.forward_cpu_ms.median / f.median, 2)}×`;
+        const labels = r.kind === 'stage' ? 'all (bit-exact)' : `${r.label_agree} of ${r.rows}`;
+        const dlogit = r.kind === 'stage' ? '0' : r.max_abs_dlogit.toPrecision(3);
+        lines.push(`| ${r.name}${r.version ? ` ${r.version}` : ''} | ${what[r.kind]} | ${fmt(f.median)} (${fmt(f.min)}–${fmt(f.max)}) | ` +
+                   `${fmt(r.forward_cpu_ms?.median)} | ${ratio} | ${labels} | ${dlogit} |`);
+    }
+    lines.push('');
+    lines.push(`One window of 256 positions through the encoder, medians of ${run.settings.runs} runs × ${run.settings.rounds} rounds ` +
+               `(stage, web and node interleaved, each in a fresh Node process) on the windows of ${run.settings.corpus}; ` +
+               'ONNX Runtime runs our model exported to ONNX (bench/peer/export_onnx.py: the same int8 weights and scales, its own ' +
+               'dynamic activation quantisation, float elsewhere). CPU: the wasm thread\'s time for the stage, the process\'s for the peers.');
+    lines.push(provenanceLine(run));
+    return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
 
 function main(argv) {
@@ -185,12 +223,17 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
     if (kind === 'serve') {
         const md = renderServeTable(stagesArg);
+        if (out) writeFileSync(out, md); else process.stdout.write(md);
+        return 0;
+    }
+    if (kind === 'peer') {
+        const md = renderPeerTable(files.length ? files : resultFiles(join(here, 'results')).filter((f) => /-peer-/.test(f)));
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }

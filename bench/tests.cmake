@@ -13,7 +13,10 @@ set_tests_properties(bench.epoch.mutant PROPERTIES WILL_FAIL TRUE)
 # Plot and table render a sample results file.
 add_test(NAME bench.report
          COMMAND "${BX_NODE}" "${BX_ROOT}/bench/test/report.test.mjs")
-set_tests_properties(bench.epoch.selftest bench.epoch.mutant bench.report PROPERTIES LABELS quick)
+# ... and its trust warnings can fail: a copy whose load check is loosened must fail it.
+add_test(NAME bench.report.mutant
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/test/report-mutant.mjs")
+set_tests_properties(bench.epoch.selftest bench.epoch.mutant bench.report bench.report.mutant PROPERTIES LABELS quick)
 
 # The real stage CLIs (when the wasm build has them): instrumented, they
 # validate and carry one check per function and loop. Skipped (77) otherwise.

@@ -28,13 +28,13 @@
 //          [--corpus assets/corpora/eval.jsonl] [--ref assets/baselines/eval.ref]
 //          [--build build/wasm] [--out bench/results] [--name LABEL] [--no-check]
 
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { instrument } from '../epoch/instrument.mjs';
 import { summarize } from '../lib/stats.mjs';
+import { V8_FLAGS, benchOnce, check, compiler, gitInfo, machine, modelInfo, stageFlags } from '../lib/guest.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -69,60 +69,6 @@ function parseArgs(argv) {
     if (!['turbofan', 'dynamic'].includes(o.tiering)) throw new Error(`unknown tiering ${o.tiering}`);
     if (!(o.runs >= 1 && o.warmup >= 0 && o.rounds >= 1 && o.tokLoads >= 1)) throw new Error('bad --runs/--warmup/--rounds/--tok-loads');
     return o;
-}
-
-// ---- what we run on ----------------------------------------------------------
-
-// --single-threaded-gc: Node 20 sometimes segfaults at exit after a module has
-// grown its memory by tens of MB while concurrent GC threads run (see
-// common/harness/harness.mk); a crash would read as a failed check.
-const V8_FLAGS = { turbofan: ['--no-liftoff', '--single-threaded-gc'], dynamic: ['--single-threaded-gc'] };
-
-function sh(cmd, args, options = {}) {
-    try { return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], ...options }).trim(); } catch { return null; }
-}
-
-function machine() {
-    let cpu = null;
-    try { cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m)?.[1] ?? null; } catch { /* not Linux */ }
-    return { cpu, cores: cpus().length };
-}
-
-// The compiler the wasm build used (CMake records what the toolchain file chose
-// under CMakeFiles/<cmake version>/), and its configured flags.
-function compiler(buildDir) {
-    const dir = resolve(root, buildDir);
-    const cache = join(dir, 'CMakeCache.txt');
-    if (!existsSync(cache)) return null;
-    const text = readFileSync(cache, 'utf8');
-    const get = (key) => text.match(new RegExp(`^${key}:[A-Z]+=(.*)$`, 'm'))?.[1] ?? '';
-    let cxx = get('CMAKE_CXX_COMPILER');
-    const filesDir = join(dir, 'CMakeFiles');
-    for (const sub of existsSync(filesDir) ? readdirSync(filesDir) : []) {
-        const f = join(filesDir, sub, 'CMakeCXXCompiler.cmake');
-        if (!cxx && existsSync(f)) cxx = readFileSync(f, 'utf8').match(/^set\(CMAKE_CXX_COMPILER "([^"]*)"\)/m)?.[1] ?? '';
-    }
-    const type = get('CMAKE_BUILD_TYPE');
-    return {
-        cxx,
-        version: cxx ? sh(cxx, ['--version'])?.split('\n')[0] ?? null : null,
-        build_type: type,
-        flags: [get('CMAKE_CXX_FLAGS'), type ? get(`CMAKE_CXX_FLAGS_${type.toUpperCase()}`) : ''].join(' ').trim(),
-        toolchain: get('CMAKE_TOOLCHAIN_FILE') ? relative(root, get('CMAKE_TOOLCHAIN_FILE')) : null,
-    };
-}
-
-// The exact flags a stage's library was compiled with (CMake's flags.make).
-function stageFlags(buildDir, stage) {
-    const f = resolve(root, buildDir, 'stages', stage, 'CMakeFiles', `stage_${stage.slice(0, 2)}.dir`, 'flags.make');
-    if (!existsSync(f)) return null;
-    return readFileSync(f, 'utf8').match(/^CXX_FLAGS = (.*)$/m)?.[1]?.trim() ?? null;
-}
-
-function gitInfo() {
-    const commit = sh('git', ['-C', root, 'rev-parse', 'HEAD']);
-    const dirty = sh('git', ['-C', root, 'status', '--porcelain', '--', 'stages', 'common']);
-    return { commit, dirty: dirty === null ? null : dirty.length > 0 };
 }
 
 // ---- stages ------------------------------------------------------------------
@@ -164,38 +110,6 @@ function moduleFor(o, stage, mode, variant = null) {
     return { path: out, instrument: { functions: stats.functions, loops: stats.loops, checks: stats.checks } };
 }
 
-// A guest killed by a signal (Node itself crashing, not the guest failing) is
-// run again, up to twice; the retries are recorded.
-function runGuest(o, modulePath, args) {
-    const nodeArgs = [...V8_FLAGS[o.tiering], '--disable-warning=ExperimentalWarning',
-                      join(here, 'wasi-host.mjs'), modulePath, ...args];
-    let crashes = 0;
-    for (;;) {
-        const t0 = performance.now();
-        const r = spawnSync(process.execPath, nodeArgs, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-        const result = { status: r.status ?? -1, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: performance.now() - t0, crashes };
-        if (!r.signal || crashes === 2) return result;
-        crashes++;
-        console.error(`[bench] node was killed by ${r.signal}; running it again`);
-    }
-}
-
-const tail = (text, lines = 6) => text.trim().split('\n').slice(-lines).join('\n');
-
-function check(o, modulePath) {
-    const r = runGuest(o, modulePath, ['check', '--ref', o.ref, '--corpus', o.corpus]);
-    return { exit: r.status, signal: r.signal ?? undefined, crashes: r.crashes || undefined, ms: Math.round(r.ms), output: tail(r.stdout + r.stderr) };
-}
-
-function benchOnce(o, modulePath) {
-    const r = runGuest(o, modulePath, ['bench', '--corpus', o.corpus, '--runs', String(o.runs), '--warmup', String(o.warmup),
-                                            '--tok-loads', String(o.tokLoads)]);
-    if (r.status !== 0) return { error: `bench exited ${r.status}${r.signal ? ` (${r.signal})` : ''}: ${tail(r.stderr || r.stdout, 3).slice(0, 400)}` };
-    const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
-    if (!line) return { error: 'bench printed no JSON' };
-    return { data: JSON.parse(line), wall_ms: r.ms };
-}
-
 // ---- main ----------------------------------------------------------------------
 
 function main() {
@@ -210,6 +124,7 @@ function main() {
         machine: { ...machine(), loadavg_before: loadavg().map((x) => +x.toFixed(2)) },
         runtime: { node: process.version, v8: process.versions.v8, flags: V8_FLAGS[o.tiering], tiering: o.tiering },
         compiler: compiler(o.build),
+        model: modelInfo(),
         settings: { runs: o.runs, warmup: o.warmup, rounds: o.rounds, tok_loads: o.tokLoads, corpus: o.corpus, ref: o.check ? o.ref : null },
         results: [],
     };

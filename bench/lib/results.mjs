@@ -4,6 +4,7 @@
 // its machine, load and commit are never separated.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { modelHashAt } from './guest.mjs';
 
 export function resultFiles(dir) {
     if (!existsSync(dir)) return [];
@@ -38,3 +39,31 @@ export function stagesOf(latest) {
 }
 
 export const fmt = (x, digits = 1) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits));
+
+// Why a run's numbers should not be trusted as this project's figures: a tree
+// with uncommitted stage or common code, a load above 1 when it started (two
+// cores: something else was running), or a model other than the committed
+// assets/model/model.bxm (`currentModel` is that file's sha256). Empty when
+// the run is sound. Tables print these on the table itself.
+export function trustProblems(run, currentModel) {
+    const problems = [];
+    if (run.git?.dirty !== false) problems.push(run.git?.dirty ? 'measured from a tree with uncommitted changes' : 'the tree state is not recorded');
+    const load = run.machine?.loadavg_before?.[0];
+    if (!(load <= 1)) problems.push(load === undefined ? 'the load average is not recorded' : `the load average was ${load} when it started (above 1: other work shared the CPU)`);
+    // Older files lack the model: a clean run at a commit ran that commit's model.
+    const model = run.model?.sha256 ?? (run.git?.dirty === false ? modelHashAt(run.git.commit) : null);
+    if (!model) problems.push('the model it ran is not recorded');
+    else if (currentModel && model !== currentModel) problems.push('it ran a different model than the committed assets/model/model.bxm');
+    else if (run.model?.committed === false) problems.push('the model file had uncommitted changes');
+    return problems;
+}
+
+// The warning line a reader cannot miss, or nothing.
+export function trustWarning(runs, currentModel) {
+    const lines = [];
+    for (const run of runs) {
+        const problems = trustProblems(run, currentModel);
+        if (problems.length) lines.push(`**Warning: the run of ${run.date.slice(0, 16).replace('T', ' ')} UTC is not a trustworthy measurement: ${problems.join('; ')}.**`);
+    }
+    return lines.length ? `${lines.join('\n\n')}\n\n` : '';
+}

@@ -21,7 +21,6 @@
 // the bit pattern of every live logit of the first pass over the windows is
 // hashed, so two builds of the same stage (plain and epoch-instrumented) can be
 // seen to compute the same thing.
-#include <array>
 #include <cstdio>
 #include <memory>
 #include <span>
@@ -34,9 +33,9 @@
 #include "common/harness/command.hpp"
 #include "common/harness/corpus.hpp"
 #include "common/harness/fnv.hpp"
+#include "common/harness/prepared_windows.hpp"
 #include "common/harness/runner.hpp"
 #include "common/json/json.hpp"
-#include "common/service/windows.hpp"
 #include "common/stage/stage.hpp"
 #include "common/timing/clock.hpp"
 #include "common/tokenizer/tokenizer_config.hpp"
@@ -45,11 +44,6 @@ namespace {
 
 constexpr const char* kUsage =
     "--corpus FILE [--runs N (20)] [--warmup N (5)] [--tok-loads N (3)] [--model FILE]";
-
-struct PreparedWindow {
-    std::array<std::int32_t, bx::kWindow> ids;
-    int live = 0;
-};
 
 double ms_since(std::uint64_t start) { return static_cast<double>(bx::now_ns() - start) * 1e-6; }
 
@@ -143,26 +137,15 @@ int run_bench(int argc, char** argv) {
     }
 
     // Every window of every text, ready to go.
-    std::vector<PreparedWindow> windows;
+    std::vector<bx::harness::PreparedWindow> windows;
     const std::uint64_t encode_start = bx::now_ns();
-    for (const std::string& text : corpus.texts) {
-        const bx::Encoding encoding = tokenizer->encode(text);
-        if (encoding.ids.size() < 2) return fail("an encoding without <s> and </s>");
-        const std::span<const std::int32_t> content(encoding.ids.data() + 1, encoding.ids.size() - 2);
-        std::vector<bx::service::Window> plan = bx::service::plan_windows(static_cast<int>(content.size()));
-        if (plan.empty()) plan.push_back({0, 0});
-        for (const bx::service::Window& w : plan) {
-            PreparedWindow prepared;
-            prepared.live = bx::service::fill_window_ids(content, w, prepared.ids.data());
-            windows.push_back(prepared);
-        }
-    }
+    if (!bx::harness::prepare_windows(*tokenizer, corpus, windows, &error)) return fail(error);
     const double encode_ms = ms_since(encode_start);
     if (windows.empty()) return fail("the corpus has no texts");
 
     std::vector<float> logits(std::size_t{bx::kWindow} * bx::kLabels);
     bx::Profile profile;
-    auto forward = [&](const PreparedWindow& w) {
+    auto forward = [&](const bx::harness::PreparedWindow& w) {
         const std::uint64_t start = bx::now_ns();
         bx::stage::forward(model, w.ids.data(), w.live, logits.data(), profile);
         return ms_since(start);
@@ -171,7 +154,7 @@ int run_bench(int argc, char** argv) {
     // The first pass over all windows doubles as warm-up and as the logit hash.
     bx::harness::Fnv64 logit_hash;
     std::vector<double> warmup_ms;
-    for (const PreparedWindow& w : windows) {
+    for (const bx::harness::PreparedWindow& w : windows) {
         warmup_ms.push_back(forward(w));
         for (int i = 0; i < w.live * bx::kLabels; ++i) logit_hash.add_float_bits(logits[static_cast<std::size_t>(i)]);
     }
@@ -181,7 +164,7 @@ int run_bench(int argc, char** argv) {
     std::vector<double> forward_ms, forward_cpu_ms;
     std::vector<double> live;
     for (long i = 0; i < runs; ++i) {
-        const PreparedWindow& w = windows[static_cast<std::size_t>(i) % windows.size()];
+        const bx::harness::PreparedWindow& w = windows[static_cast<std::size_t>(i) % windows.size()];
         const std::uint64_t cpu_start = thread_cpu_ns();
         forward_ms.push_back(forward(w));
         forward_cpu_ms.push_back(static_cast<double>(thread_cpu_ns() - cpu_start) * 1e-6);

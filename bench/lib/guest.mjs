@@ -1,0 +1,126 @@
+// What bench/e2e/bench.mjs and bench/peer/peer.mjs share: the record of what
+// we run on (machine, compiler, commit), and running a stage's CLI under Node
+// as a guest (`check`, then `bench`), one fresh Node process per call.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const wasiHost = join(root, 'bench/e2e/wasi-host.mjs');
+
+// --single-threaded-gc: Node 20 sometimes segfaults at exit after a module has
+// grown its memory by tens of MB while concurrent GC threads run (see
+// common/harness/harness.mk); a crash would read as a failed check.
+export const V8_FLAGS = { turbofan: ['--no-liftoff', '--single-threaded-gc'], dynamic: ['--single-threaded-gc'] };
+
+function sh(cmd, args, options = {}) {
+    try { return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], ...options }).trim(); } catch { return null; }
+}
+
+export function machine() {
+    let cpu = null;
+    try { cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m)?.[1] ?? null; } catch { /* not Linux */ }
+    return { cpu, cores: cpus().length };
+}
+
+// The compiler the wasm build used (CMake records what the toolchain file chose
+// under CMakeFiles/<cmake version>/), and its configured flags.
+export function compiler(buildDir) {
+    const dir = resolve(root, buildDir);
+    const cache = join(dir, 'CMakeCache.txt');
+    if (!existsSync(cache)) return null;
+    const text = readFileSync(cache, 'utf8');
+    const get = (key) => text.match(new RegExp(`^${key}:[A-Z]+=(.*)$`, 'm'))?.[1] ?? '';
+    let cxx = get('CMAKE_CXX_COMPILER');
+    const filesDir = join(dir, 'CMakeFiles');
+    for (const sub of existsSync(filesDir) ? readdirSync(filesDir) : []) {
+        const f = join(filesDir, sub, 'CMakeCXXCompiler.cmake');
+        if (!cxx && existsSync(f)) cxx = readFileSync(f, 'utf8').match(/^set\(CMAKE_CXX_COMPILER "([^"]*)"\)/m)?.[1] ?? '';
+    }
+    const type = get('CMAKE_BUILD_TYPE');
+    return {
+        cxx,
+        version: cxx ? sh(cxx, ['--version'])?.split('\n')[0] ?? null : null,
+        build_type: type,
+        flags: [get('CMAKE_CXX_FLAGS'), type ? get(`CMAKE_CXX_FLAGS_${type.toUpperCase()}`) : ''].join(' ').trim(),
+        toolchain: get('CMAKE_TOOLCHAIN_FILE') ? relative(root, get('CMAKE_TOOLCHAIN_FILE')) : null,
+    };
+}
+
+// The exact flags a stage's library was compiled with (CMake's flags.make).
+export function stageFlags(buildDir, stage) {
+    const f = resolve(root, buildDir, 'stages', stage, 'CMakeFiles', `stage_${stage.slice(0, 2)}.dir`, 'flags.make');
+    if (!existsSync(f)) return null;
+    return readFileSync(f, 'utf8').match(/^CXX_FLAGS = (.*)$/m)?.[1]?.trim() ?? null;
+}
+
+export function gitInfo() {
+    const commit = sh('git', ['-C', root, 'rev-parse', 'HEAD']);
+    const dirty = sh('git', ['-C', root, 'status', '--porcelain', '--', 'stages', 'common']);
+    return { commit, dirty: dirty === null ? null : dirty.length > 0 };
+}
+
+// A guest killed by a signal (Node itself crashing, not the guest failing) is
+// run again, up to twice; the retries are recorded.
+export function runGuest(o, modulePath, args) {
+    const nodeArgs = [...V8_FLAGS[o.tiering], '--disable-warning=ExperimentalWarning',
+                      wasiHost, modulePath, ...args];
+    let crashes = 0;
+    for (;;) {
+        const t0 = performance.now();
+        const r = spawnSync(process.execPath, nodeArgs, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+        const result = { status: r.status ?? -1, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: performance.now() - t0, crashes };
+        if (!r.signal || crashes === 2) return result;
+        crashes++;
+        console.error(`[bench] node was killed by ${r.signal}; running it again`);
+    }
+}
+
+const tail = (text, lines = 6) => text.trim().split('\n').slice(-lines).join('\n');
+
+export function check(o, modulePath) {
+    const r = runGuest(o, modulePath, ['check', '--ref', o.ref, '--corpus', o.corpus]);
+    return { exit: r.status, signal: r.signal ?? undefined, crashes: r.crashes || undefined, ms: Math.round(r.ms), output: tail(r.stdout + r.stderr) };
+}
+
+export function benchOnce(o, modulePath) {
+    const r = runGuest(o, modulePath, ['bench', '--corpus', o.corpus, '--runs', String(o.runs), '--warmup', String(o.warmup),
+                                            '--tok-loads', String(o.tokLoads)]);
+    if (r.status !== 0) return { error: `bench exited ${r.status}${r.signal ? ` (${r.signal})` : ''}: ${tail(r.stderr || r.stdout, 3).slice(0, 400)}` };
+    const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+    if (!line) return { error: 'bench printed no JSON' };
+    return { data: JSON.parse(line), wall_ms: r.ms };
+}
+
+// The model the stages embed (assets/model/model.bxm): its hash, and whether it
+// is the committed one. Tables refuse to pass off a run on another model as ours.
+export const MODEL_FILE = 'assets/model/model.bxm';
+export function modelHash() {
+    return createHash('sha256').update(readFileSync(join(root, MODEL_FILE))).digest('hex');
+}
+export function modelInfo() {
+    const changed = sh('git', ['-C', root, 'status', '--porcelain', '--', MODEL_FILE]);
+    return { file: MODEL_FILE, sha256: modelHash(), committed: changed === null ? null : changed.length === 0 };
+}
+
+// The model committed at `commit` (for results files written before runs
+// recorded their model: a clean run at that commit ran that file). Null when
+// git cannot tell.
+const modelAtCommit = new Map();
+export function modelHashAt(commit) {
+    if (!/^[0-9a-f]{7,40}$/.test(commit ?? '')) return null;
+    if (!modelAtCommit.has(commit)) {
+        let hash = null;
+        try {
+            const bytes = execFileSync('git', ['-C', root, 'show', `${commit}:${MODEL_FILE}`], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
+            hash = createHash('sha256').update(bytes).digest('hex');
+        } catch { /* not in this clone */ }
+        modelAtCommit.set(commit, hash);
+    }
+    return modelAtCommit.get(commit);
+}
+
