@@ -21,6 +21,10 @@
 #                         on all 2^32 inputs (wasm in two processes, native), each
 #                         variant's (rereads must fail), and where the eval
 #                         corpus's real GELU inputs fall
+#   check-NN-quantchk*.txt, check-NN-expchk*.txt   the same for the vector
+#                         quantiser (09 on) and softmax's vector exp (10 on), and
+#                         each trap: the kernel check must fail it, the logit
+#                         check on it is reported (check-NN-TRAP*.txt)
 #
 # Each file starts with one '#' line: when, which commit, model, Node, compiler,
 # CPU. A check that does not end as it must stops the script with status 1
@@ -30,7 +34,7 @@
 # check-NN.txt and its variants), leaving stage 00's and the native ones alone.
 # CHECK_RESULTS_NAMES="07-eval 09" (with CHECK_RESULTS_STAGES naming their
 # stages) rewrites only the files with those names.
-# An exhaustive kernel check (geluchk, quantchk) runs only in the first stage
+# An exhaustive kernel check (geluchk, quantchk, expchk) runs only in the first stage
 # whose kernel files have that code; a later stage with the same code (snippet
 # markers aside) carries the proof over, as CTest does (same-code.cmake).
 set -u
@@ -146,6 +150,16 @@ for stage in $(ls -d stages/[0-9][0-9]-* | xargs -n1 basename); do  # every stag
         for variant in $(json_list "$variants_json" traps); do
             run "$num-quantchk-$variant" fail make -s quantchk STAGE="$num" VARIANT="$variant"
             # What the logit check makes of a trap: reported, whichever way it goes.
+            run "$num-$variant" report make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
+            run "$num-$variant-equivalence" report make -s check STAGE="$num" VARIANT="$variant" HARNESS_EXPLAIN=0
+        done
+    fi
+    if json_list "$variants_json" commands | grep -qx expchk && first_proof expchk "stages/$stage/softmax.hpp" "stages/$stage/softmax.cpp" \
+       && [ $selected = 1 ]; then
+        run "$num-expchk" pass make -s expchk STAGE="$num"
+        run "$num-expchk-native" pass make -s expchk STAGE="$num" NATIVE=1 GELUCHK_PARTS=1
+        for variant in $(json_list "$variants_json" traps); do
+            run "$num-expchk-$variant" fail make -s expchk STAGE="$num" VARIANT="$variant"
             run "$num-$variant" report make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
             run "$num-$variant-equivalence" report make -s check STAGE="$num" VARIANT="$variant" HARNESS_EXPLAIN=0
         done

@@ -24,6 +24,9 @@
 #   make quantchk STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
 #       stages with their own quantiser (09 on): the kernel vs the scalar
 #       reference on all 2^32 inputs (scale 1) and 20,000 random rows
+#   make expchk STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
+#       stages with their own softmax exp (10 on): the kernel vs bx_expf on
+#       all 2^32 inputs, split like geluchk
 #   make gelucensus STAGE=NN
 #       where the eval corpus's real GELU inputs fall among erf's branches
 #   make check-results
@@ -175,6 +178,13 @@ geluchk: harness-cli
 .PHONY: quantchk
 quantchk: harness-cli
 	common/harness/range-parts.sh $(GELUCHK_PARTS) quantchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
+
+# expchk (stages whose bx_stage() lists it, 10 on): the stage's vector exp (its
+# softmax's) vs bx_expf on all 2^32 inputs, split like geluchk.
+# VARIANT=no-fallback must fail.
+.PHONY: expchk
+expchk: harness-cli
+	common/harness/range-parts.sh $(GELUCHK_PARTS) expchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
 
 # Where the GELU inputs of the eval corpus fall (the vector range's share).
 gelucensus: harness-cli

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# An exhaustive check over all 2^32 f32 inputs (geluchk, quantchk) in PARTS
+# An exhaustive check over all 2^32 f32 inputs (geluchk, quantchk, expchk) in PARTS
 # processes side by side, one per core: part k runs
 #   CLI... COMMAND --from k*2^32/PARTS --to (k+1)*2^32/PARTS
 # Prints each part's report in order, then the total of the parts' summary

@@ -1,7 +1,7 @@
 """Prints bx_expf's table: bits(2^(i/32) rounded to the nearest double) - (i << 47).
 
 The values are computed from scratch with 80-digit decimal arithmetic and rounded
-once to double; common/maths/expf.cpp holds the output. Run: python3 gen_exp2_table.py
+once to double; common/maths/expf_constants.hpp holds the output. Run: python3 gen_exp2_table.py
 """
 import struct
 from decimal import Decimal, getcontext

@@ -1,5 +1,5 @@
 // Stage 00's attention arithmetic, one query row at a time, for the unit tests
-// of later stages' attention kernels (test_stage_kernels_03.cpp, _06.cpp):
+// of later stages' attention kernels (test_stage_kernels_03.cpp, _06.cpp, _10.cpp):
 // random projections shaped like real ones, a score's d-sum in order, P.V's
 // sum over keys in order, and a bit-for-bit comparison.
 #pragma once
@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "common/maths/expf.hpp"
 #include "common/model/model_view.hpp"
 
 namespace bx::test {
@@ -56,6 +57,20 @@ inline std::vector<float> reference_context(const float* p, const float* v_head)
         out[static_cast<std::size_t>(d)] = acc;
     }
     return out;
+}
+
+// Stage 00's softmax of one row, in place: the max, exp and sum in one loop
+// in order, then the divide.
+inline void reference_softmax(float* p, int n) {
+    float m = p[0];
+    for (int j = 1; j < n; ++j)
+        if (p[j] > m) m = p[j];
+    float z = 0.0f;
+    for (int j = 0; j < n; ++j) {
+        p[j] = bx::bx_expf(p[j] - m);
+        z += p[j];
+    }
+    for (int j = 0; j < n; ++j) p[j] = p[j] / z;
 }
 
 inline bool same_bits(const float* a, const float* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(float)) == 0; }
