@@ -7,6 +7,8 @@
 //   node bench/table.mjs tokenizer NN MM ...   tok_load of those stages, one run
 //   node bench/table.mjs serve NN MM ...       bench/results/serve-NN-MM.json
 //   node bench/table.mjs sweep NN              stage NN's SWEEP variants, one run
+//   node bench/table.mjs step NN               stage NN against the stage before it and stage 00, one run
+//   node bench/table.mjs peer                  the newest bench-peer run (bench/peer/peer.mjs)
 // Without files: every bench/results/*.json (newest result per stage and mode).
 // `forward` and `epoch` name the book's two uses; both get the same table,
 // since it holds the plain and epoch columns side by side.
@@ -184,6 +186,43 @@ export function renderSweepTable(runs, prefix) {
     return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
 
+// `step NN`: one stage's step, from the newest run that timed stage 00, the
+// stage before NN and NN side by side (make bench-all), plain build: the
+// forward pass's wall and CPU time and each phase, before -> after with the
+// ratio, and the forward pass's cumulative ratio to stage 00.
+export function renderStepTable(runs, prefix) {
+    const find = (run, p) => run.results.find((r) => !r.sweep && r.mode === 'plain' && r.stage.startsWith(`${p}-`) && r.status === 'ok' && r.forward_ms);
+    const previousPrefix = (run) => {
+        const stages = [...new Set(run.results.filter((r) => !r.sweep).map((r) => r.stage))].sort();
+        const at = stages.findIndex((st) => st.startsWith(`${prefix}-`));
+        return at > 0 ? stages[at - 1].slice(0, 2) : null;
+    };
+    const run = [...runs].reverse().find((r) => find(r, prefix) && find(r, '00') && previousPrefix(r) && find(r, previousPrefix(r)));
+    if (!run) throw new Error(`no results run has stage 00, stage ${prefix} and the stage before it, plain (make bench-all)`);
+    const after = find(run, prefix), before = find(run, previousPrefix(run)), naive = find(run, '00');
+    const rows = [
+        ['forward, wall', (r) => r.forward_ms.median],
+        ['forward, CPU', (r) => r.forward_cpu_ms?.median],
+        ['matmul phase', (r) => r.profile_ms.matmul],
+        ['attention phase', (r) => r.profile_ms.attention],
+        ['other phase', (r) => r.profile_ms.other],
+        ['tok_load', (r) => r.tok_load_ms.median],
+    ];
+    const lines = [`| Median (ms) | ${before.stage} | ${after.stage} | ${after.stage.slice(0, 2)} ÷ ${before.stage.slice(0, 2)} |`, '|---|--:|--:|--:|'];
+    for (const [name, get] of rows) {
+        const a = get(before), b = get(after);
+        lines.push(`| ${name} | ${fmt(a)} | ${fmt(b)} | ${a && b ? `${fmt(b / a, 3)}×` : '–'} |`);
+    }
+    lines.push('');
+    const cumulative = (get) => `${fmt(get(naive) / get(after), 2)}×`;
+    lines.push(`Since stage 00 (${fmt(naive.forward_ms.median)} ms wall, ${fmt(naive.forward_cpu_ms?.median)} ms CPU in the same run): ` +
+               `the forward pass is ${cumulative((r) => r.forward_ms.median)} as fast by wall time and ` +
+               `${cumulative((r) => r.forward_cpu_ms?.median)} by CPU time. Phases are wall time, summed per forward pass; ` +
+               'all from the plain build, one window per run.');
+    lines.push(provenanceLine(run));
+    return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
+}
+
 // `peer`: the newest bench/results/*-peer-*.json (bench/peer/peer.mjs): our
 // stage beside ONNX Runtime on the same windows, rounds interleaved.
 export function renderPeerTable(files) {
@@ -223,7 +262,7 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
@@ -240,7 +279,8 @@ function main(argv) {
     const runs = loadRuns(files.length ? files : resultFiles(join(here, 'results')));
     if (runs.length === 0) { console.error('table: no results files'); return 1; }
     const md = kind === 'tokenizer' ? renderTokenizerTable(runs, stagesArg)
-        : kind === 'sweep' ? renderSweepTable(runs, stagesArg[0]) : renderTable(runs);
+        : kind === 'sweep' ? renderSweepTable(runs, stagesArg[0])
+        : kind === 'step' ? renderStepTable(runs, stagesArg[0]) : renderTable(runs);
     if (out) writeFileSync(out, md); else process.stdout.write(md);
     return 0;
 }
