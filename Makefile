@@ -42,7 +42,7 @@ CMAKE_NATIVE := cmake -S . -B $(NATIVE_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmak
 help:
 	@echo "bitexact: make <target>"
 	@echo ""
-	@echo "  demo                  setup, build the latest stage (09 if present), serve it on a free"
+	@echo "  demo                  setup, build the latest stage, serve it on a free"
 	@echo "                        loopback port, POST assets/corpora/demo.txt to /redact, stop"
 	@echo "  test                  setup, build both flavours, run every test with CTest"
 	@echo "                        except those labelled slow (ctest --test-dir $(NATIVE_BUILD) -L quick|unit|wasm|check|book)"
@@ -124,8 +124,8 @@ require-stage:
 serve: require-stage build-wasm
 	$(NODE) common/host/serve.mjs $(WASM_BUILD)/stages/$(STAGE_NAME)/component.wasm --port $(or $(PORT),3000)
 
-# demo: stage 09 if it exists, else the highest-numbered stage.
-DEMO_STAGE_DIR := $(or $(wildcard stages/09-*),$(lastword $(STAGE_DIRS)))
+# demo: the highest-numbered stage.
+DEMO_STAGE_DIR := $(lastword $(STAGE_DIRS))
 demo: build-wasm
 	$(NODE) common/host/demo.mjs $(WASM_BUILD)/stages/$(notdir $(DEMO_STAGE_DIR))/component.wasm assets/corpora/demo.txt
 

@@ -3,13 +3,14 @@
 //
 //   node common/host/wasi-run.mjs <module.wasm> [args...]
 //
-// Preopened: the current directory as "." and the repository root under its
-// own absolute path, so relative and absolute paths inside the repo both work.
+// Preopened: the current directory as "." and the root of the file system as
+// "/", so relative paths below the current directory and absolute paths
+// anywhere work (a corpus need not live in the repository). This host runs our
+// own harness on the developer's files; the HTTP service never runs under it.
 // The module's exit status becomes ours. Node's "WASI is experimental"
 // warning is filtered out, so stderr holds only what the module wrote.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 // Drop the ExperimentalWarning only; every other warning still prints.
 process.removeAllListeners('warning');
@@ -24,12 +25,11 @@ if (!modulePath) {
   console.error('usage: wasi-run.mjs <module.wasm> [args...]');
   process.exit(2);
 }
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const wasi = new WASI({
   version: 'preview1',
   args: [path.basename(modulePath), ...args],
   env: process.env,
-  preopens: { '.': process.cwd(), [repoRoot]: repoRoot },
+  preopens: { '.': process.cwd(), '/': '/' },
   returnOnExit: true,
 });
 const module = await WebAssembly.compile(readFileSync(modulePath));
