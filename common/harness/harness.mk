@@ -65,11 +65,10 @@ harness_cli = $(if $(filter wasm,$(HARNESS_FLAVOUR)),$(HARNESS_WASI) )$(call har
 
 # CORPUS is also tokcheck's variable: take it only when given on the command
 # line or in the environment, never another fragment's default.
-# A corpus anywhere: the wasm CLIs see the whole file system (common/host/
-# wasi-run.mjs preopens /), but a relative path that climbs out of the
-# repository (../x.jsonl) cannot be followed inside WASI, so it is made
-# absolute; one that does not exist stops make with its name.
-HARNESS_CORPUS   := $(if $(filter command line environment,$(origin CORPUS)),$(if $(filter ../%,$(CORPUS)),$(abspath $(CORPUS)),$(CORPUS)),assets/corpora/equivalence.jsonl)
+# A corpus anywhere: the wasm CLIs see the whole file system and our working
+# directory (common/host/wasi-run.mjs); one that does not exist stops make
+# with its name.
+HARNESS_CORPUS   := $(if $(filter command line environment,$(origin CORPUS)),$(CORPUS),assets/corpora/equivalence.jsonl)
 ifneq ($(filter command line environment,$(origin CORPUS)),)
 ifeq ($(wildcard $(CORPUS)),)
 $(error CORPUS=$(CORPUS): no such file (give a readable .jsonl path; relative paths are from $(CURDIR)))

@@ -3,10 +3,11 @@
 //
 //   node common/host/wasi-run.mjs <module.wasm> [args...]
 //
-// Preopened: the current directory as "." and the root of the file system as
-// "/", so relative paths below the current directory and absolute paths
-// anywhere work (a corpus need not live in the repository). This host runs our
-// own harness on the developer's files; the HTTP service never runs under it.
+// Preopened: the root of the file system as "/", and the guest is told our
+// working directory (BX_HOST_CWD; the harness's main() adopts it), so relative
+// and absolute paths anywhere work as they do natively (a corpus need not live
+// in the repository). This host runs our own harness on the developer's files;
+// the HTTP service never runs under it.
 // The module's exit status becomes ours. Node's "WASI is experimental"
 // warning is filtered out, so stderr holds only what the module wrote.
 import { readFileSync } from 'node:fs';
@@ -28,8 +29,8 @@ if (!modulePath) {
 const wasi = new WASI({
   version: 'preview1',
   args: [path.basename(modulePath), ...args],
-  env: process.env,
-  preopens: { '.': process.cwd(), '/': '/' },
+  env: { ...process.env, BX_HOST_CWD: process.cwd() },
+  preopens: { '/': '/' },
   returnOnExit: true,
 });
 const module = await WebAssembly.compile(readFileSync(modulePath));
