@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `make bench-peer`: our latest stage beside what a web developer would run
+// `make bench-peer`: our stages beside what a web developer would run
 // instead, in one run, on the same windows, under the same Node:
 //   onnxruntime-web   wasm backend with SIMD, one thread (a Spin component has
 //                     no threads either): what transformers.js runs
@@ -15,7 +15,7 @@
 // in machine load hits all three alike; the ratios come from one file.
 //
 // usage: node bench/peer/peer.mjs --onnx build/peer/model-int8.onnx --windows build/peer/eval-windows.json
-//          [--stage NN (the last built)] [--runs 20] [--warmup 5] [--rounds 3]
+//          [--stage NN[,MM] (09, the last of the post's steps, and the last built)] [--runs 20] [--warmup 5] [--rounds 3]
 //          [--corpus assets/corpora/eval.jsonl] [--ref build/bench/eval.ref] [--build build/wasm] [--out bench/results]
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -52,12 +52,15 @@ function parseArgs(argv) {
     return o;
 }
 
-function stageOf(o) {
+// The stages to time: --stage NN[,MM], or stage 09 (where the post ends) and
+// the last built stage.
+function stagesOf(o) {
     const dir = resolve(root, o.build, 'stages');
     const built = existsSync(dir) ? readdirSync(dir).filter((d) => /^\d\d-/.test(d) && existsSync(join(dir, d, 'cli.wasm'))).sort() : [];
-    const stage = o.stage ? built.find((d) => d.startsWith(`${o.stage}-`)) : built[built.length - 1];
-    if (!stage) throw new Error(`no built stage ${o.stage ?? ''} under ${o.build}/stages (run make build-wasm)`);
-    return stage;
+    const wanted = o.stage ? o.stage.split(',') : [...new Set(['09', built[built.length - 1]?.slice(0, 2)])].filter(Boolean);
+    const stages = wanted.map((nn) => built.find((d) => d.startsWith(`${nn}-`)));
+    if (stages.length === 0 || stages.some((s) => !s)) throw new Error(`no built stage ${wanted.join(',')} under ${o.build}/stages (run make build-wasm)`);
+    return stages;
 }
 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -74,7 +77,7 @@ function runPeer(o, runtime) {
 
 function main() {
     const o = parseArgs(process.argv.slice(2));
-    const stage = stageOf(o);
+    const stages = stagesOf(o);
     for (const f of [o.onnx, o.windows, `${o.windows}.f32`, o.ref])
         if (!existsSync(resolve(root, f))) throw new Error(`${f} is missing (make bench-peer makes it)`);
     const windows = JSON.parse(readFileSync(resolve(root, o.windows), 'utf8'));
@@ -91,18 +94,21 @@ function main() {
         results: [],
     };
 
-    // The stage must be bit-exact before it is timed, as in bench.mjs.
-    const module = resolve(root, o.build, 'stages', stage, 'cli.wasm');
-    const checked = check(o, module);
-    const ours = { name: stage, kind: 'stage', status: checked.exit === 0 ? 'ok' : 'failed', check: checked };
-    console.error(`[peer] ${stage}: check ${ours.status}`);
+    // Each stage must be bit-exact before it is timed, as in bench.mjs.
+    const ours = stages.map((stage) => {
+        const module = resolve(root, o.build, 'stages', stage, 'cli.wasm');
+        const checked = check(o, module);
+        const entry = { name: stage, kind: 'stage', module, status: checked.exit === 0 ? 'ok' : 'failed', check: checked };
+        console.error(`[peer] ${stage}: check ${entry.status}`);
+        return entry;
+    });
     const peers = [{ name: 'onnxruntime-web', kind: 'web', status: 'ok' }, { name: 'onnxruntime-node', kind: 'node', status: 'ok' }];
-    const entries = [ours, ...peers];
+    const entries = [...ours, ...peers];
     const raw = new Map(entries.map((e) => [e, []]));
     for (let round = 0; round < o.rounds; round++) {
         for (const e of entries) {
             if (e.status !== 'ok') continue;
-            const r = e.kind === 'stage' ? benchOnce(o, module) : runPeer(o, e.kind);
+            const r = e.kind === 'stage' ? benchOnce(o, e.module) : runPeer(o, e.kind);
             if (r.error) { e.status = 'failed'; e.reason = r.error; continue; }
             raw.get(e).push(r.data);
             const m = summarize(r.data.forward_ms).median;
@@ -130,6 +136,7 @@ function main() {
                                    max_abs_dlogit: d.max_abs_dlogit, mean_abs_dlogit: d.mean_abs_dlogit });
             }
         }
+        delete e.module;
         record.results.push(e);
     }
     record.machine.loadavg_after = loadavg().map((x) => +x.toFixed(2));
@@ -137,16 +144,16 @@ function main() {
 
     const stamp = record.date.slice(0, 16).replace(':', '');
     mkdirSync(resolve(root, o.out), { recursive: true });
-    const file = resolve(root, o.out, `${stamp}-peer-${stage}.json`);
+    const file = resolve(root, o.out, `${stamp}-peer-${stages.map((st) => st.slice(0, 2)).join('+')}.json`);
     writeFileSync(file, `${JSON.stringify(record, null, 1)}\n`);
     console.log(relative(process.cwd(), file));
-    const base = ours.forward_cpu_ms?.median;
+    const base = ours[ours.length - 1].forward_cpu_ms?.median;  // the last stage's
     for (const e of entries) {
         const f = e.forward_ms;
         const agreement = e.kind === 'stage' ? 'bit-exact' : e.rows ? `labels ${e.label_agree}/${e.rows}` : '';
-        console.log(`${e.name.padEnd(18)} ${e.status.padEnd(7)} ` + (f
+        console.log(`${e.name.padEnd(20)} ${e.status.padEnd(7)} ` + (f
             ? `forward median ${f.median.toFixed(1)} ms, CPU ${e.forward_cpu_ms.median.toFixed(1)} ms` +
-              (base && e !== ours ? `, stage CPU / this ${(base / f.median).toFixed(2)}x` : '') + `  ${agreement}`
+              (base && e.kind !== 'stage' ? `, last stage's CPU / this ${(base / f.median).toFixed(2)}x` : '') + `  ${agreement}`
             : e.reason ?? ''));
     }
     return entries.some((e) => e.status !== 'ok') ? 1 : 0;
