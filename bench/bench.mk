@@ -6,8 +6,10 @@
 #                          checked, then timed interleaved in BENCH_SWEEP_ROUNDS (3) rounds, plain
 #                          and epoch; BESIDE=MM times stage MM (as built) in the same rounds
 #   make bench-tiles       bench-sweep of the tile-shapes stage (stages/*-tile-shapes)
-#   make tile-code         the tile stage's inner GEMM loop per build, in wasm and in V8's x86 code
-#                          (bench/tile-code.mjs -> bench/results/check-NN-tile-code.txt; installs wabt)
+#   make tile-code [STAGE=11]   the tile stage's (or stage 11's) inner GEMM loop per build, in wasm and
+#                          in V8's x86 code (bench/tile-code.mjs -> bench/results/check-NN-tile-code.txt; installs wabt)
+#   make simd-listings     four of our inner loops in wasm and in V8's x86 code, for the book's SIMD
+#                          chapter (bench/simd-listing.mjs -> bench/results/check-NN-simd-*.txt; installs wabt)
 #   make bench-serve STAGES=03,04   the whole request through `make serve`'s host, stages side by
 #                          side: Server-Timing medians and component sizes (bench/e2e/serve.mjs)
 #   make bench-report      redraw bench/results/forward.svg and table.md from the results files
@@ -39,7 +41,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: bench bench-all bench-peer bench-peer-setup bench-report bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code
+.PHONY: bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -71,12 +73,29 @@ bench-tiles:
 	$(MAKE) bench-sweep STAGE=$(BENCH_TILES_STAGE)
 
 # wasm-objdump comes from Debian's wabt, installed here only when missing.
+# STAGE=11: stage 11's sweep (widened activations), whose GEMM is its own function.
+TILE_CODE_STAGE := $(if $(filter command line environment,$(origin STAGE)),$(STAGE_NUM),$(BENCH_TILES_STAGE))
 tile-code: build-wasm
-	@if [ -z "$(BENCH_TILES_STAGE)" ]; then echo "tile-code: no stages/NN-tile-shapes"; exit 2; fi
+	@if [ -z "$(TILE_CODE_STAGE)" ]; then echo "tile-code: no stages/NN-tile-shapes"; exit 2; fi
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
-	$(NODE) bench/tile-code.mjs --stage $(BENCH_TILES_STAGE) --excerpt t4x4 --lines 24 \
-	  -o bench/results/check-$(BENCH_TILES_STAGE)-tile-code.txt
+	$(NODE) bench/tile-code.mjs --stage $(TILE_CODE_STAGE) --lines 24 \
+	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function '::gemm\(') \
+	  -o bench/results/check-$(TILE_CODE_STAGE)-tile-code.txt
+
+# The listings name their stages by what they show: the first stage with each kernel as it is now.
+SIMD_LISTING = $(NODE) bench/simd-listing.mjs
+simd-listings: build-wasm
+	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
+	$(SIMD_LISTING) --stage 11 --function '::gemm\(' --marker '^i32x4\.dot_i16x8_s$$' --x86-marker 'pmaddwd' \
+	  --title "The int8 GEMM's inner loop (4x1 tile, widened activations)" --lines 30 -o bench/results/check-11-simd-gemm.txt
+	$(SIMD_LISTING) --stage 06 --function 'bx::stage::forward\(' --marker '^f32x4\.mul$$' --x86-marker 'vmulps' \
+	  --title "Attention scores: four keys by four query rows per step" --lines 24 -o bench/results/check-06-simd-scores.txt
+	$(SIMD_LISTING) --stage 09 --function 'bx::stage::quantize_row\(' --marker 'trunc_sat' --x86-marker 'cvttps2dq' \
+	  --run 'quantchk --only random --rows 50' --title "The quantiser's element step" --lines 30 -o bench/results/check-09-simd-quantise.txt
+	$(SIMD_LISTING) --stage 10 --function 'bx::stage::exp_in_place' --marker '^f64x2\.mul$$' --x86-marker 'vmulpd' \
+	  --run 'expchk --from 0 --to 65536' --outer --title "exp on four lanes (two f64x2 halves)" --lines 30 -o bench/results/check-10-simd-exp.txt
 
 BENCH_SERVE_REPEATS ?= 20
 bench-serve: build-wasm

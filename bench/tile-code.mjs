@@ -12,19 +12,20 @@
 // shape given by --excerpt. Only the innermost loop counts: tails and set-up
 // run once per tile, the loop body once per 16 bytes of k.
 //
-//   node bench/tile-code.mjs --stage 05 [--excerpt t4x4] [--lines 40] [-o FILE]
+//   node bench/tile-code.mjs --stage 05 [--excerpt t4x4] [--lines 40] [--function REGEX] [-o FILE]
 //   make tile-code      (writes bench/results/check-05-tile-code.txt)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { best, count, wasmFunctions, wasmLoops, x86Code, x86Loops } from './lib/wasm-code.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-const FUNCTION = /::linear\(bx::LinearView const&/;  // the stage's linear(): quantise, then gemm()
 
 function parseArgs(argv) {
-    const o = { stage: null, excerpt: 't4x4', lines: 40, out: null, build: 'build/wasm' };
+    // --function: the function holding the GEMM (stage 05's linear(); later stages keep gemm() apart).
+    const o = { stage: null, excerpt: 't4x4', lines: 40, out: null, build: 'build/wasm', fn: /::linear\(bx::LinearView const&/ };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         if (a === '--stage') o.stage = argv[++i];
@@ -32,70 +33,12 @@ function parseArgs(argv) {
         else if (a === '--lines') o.lines = Number(argv[++i]);
         else if (a === '-o') o.out = argv[++i];
         else if (a === '--build') o.build = argv[++i];
+        else if (a === '--function') o.fn = new RegExp(argv[++i]);
         else throw new Error(`unknown argument ${a}`);
     }
     if (!o.stage) throw new Error('usage: tile-code.mjs --stage NN [--excerpt NAME] [--lines N] [-o FILE]');
     return o;
 }
-
-// wasm-objdump -d: "<offset>: <bytes> | <indent><instruction>"; nesting is the indent.
-function wasmFunctions(module) {
-    const text = execFileSync('wasm-objdump', ['-d', module], { encoding: 'utf8', maxBuffer: 1 << 30 });
-    const functions = [];
-    let current = null;
-    for (const line of text.split('\n')) {
-        const head = /^[0-9a-f]+ func\[(\d+)\] <(.*)>:$/.exec(line);
-        if (head) { current = { index: Number(head[1]), name: head[2], body: [] }; functions.push(current); continue; }
-        const m = /^ [0-9a-f]+: [0-9a-f ]+\|( *)(\S.*)$/.exec(line);
-        if (current && m) current.body.push({ depth: m[1].length, text: m[2].trim() });
-    }
-    return functions;
-}
-
-// Innermost `loop ... end` regions of a wasm body, with their instructions.
-function wasmLoops(body) {
-    const loops = [];
-    for (let i = 0; i < body.length; i++) {
-        if (body[i].text !== 'loop') continue;
-        let j = i + 1;
-        while (j < body.length && !(body[j].depth === body[i].depth && body[j].text === 'end')) j++;
-        const inner = body.slice(i + 1, j);
-        if (!inner.some((x) => x.text === 'loop')) loops.push(inner);
-    }
-    return loops;
-}
-
-// x86 code of one wasm function, as V8's TurboFan compiled it.
-function x86Code(module, index) {
-    const r = spawnSync(process.execPath, ['--no-liftoff', `--print-wasm-code-function-index=${index}`, '--single-threaded-gc',
-        '--disable-warning=ExperimentalWarning', join(root, 'common/host/wasi-run.mjs'), module, 'eval', '--runs', '1'],
-    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
-    if (r.status !== 0) throw new Error(`${module}: eval exited ${r.status}`);
-    const out = [];
-    for (const line of r.stdout.split('\n')) {
-        const m = /^0x([0-9a-f]+)\s+[0-9a-f]+\s+[0-9a-f]+\s+(\S.*?)\s*$/.exec(line);
-        if (m) out.push({ address: BigInt(`0x${m[1]}`), text: m[2] });
-    }
-    if (out.length === 0) throw new Error(`${module}: V8 printed no code for function ${index}`);
-    return out;
-}
-
-// Innermost loops of x86 code: a branch back to an earlier address closes one.
-function x86Loops(code) {
-    const loops = [];
-    code.forEach((ins, end) => {
-        const m = /^j\w+ 0x([0-9a-f]+)/.exec(ins.text);
-        if (!m) return;
-        const target = BigInt(`0x${m[1]}`);
-        if (target > ins.address) return;
-        const start = code.findIndex((x) => x.address === target);
-        if (start >= 0) loops.push({ start, end, body: code.slice(start, end + 1) });
-    });
-    return loops.filter((l) => !loops.some((o) => o !== l && o.start >= l.start && o.end <= l.end));
-}
-
-const count = (list, re) => list.filter((x) => re.test(x.text)).length;
-const best = (loops, re) => loops.reduce((a, b) => (count(b, re) > count(a ?? [], re) ? b : a), null);
 
 function builds(o) {
     const stageDir = readdirSync(resolve(root, o.build, 'stages')).find((d) => d.startsWith(`${o.stage}-`));
@@ -120,8 +63,8 @@ function main() {
     const excerpts = {};
     for (const b of list) {
         if (!existsSync(resolve(root, b.module))) throw new Error(`${b.module} is missing (make build-wasm)`);
-        const fn = wasmFunctions(resolve(root, b.module)).find((f) => FUNCTION.test(f.name));
-        if (!fn) throw new Error(`${b.module}: no linear() in the name section`);
+        const fn = wasmFunctions(resolve(root, b.module)).find((f) => o.fn.test(f.name));
+        if (!fn) throw new Error(`${b.module}: no function matching ${o.fn} in the name section`);
         const wasmLoop = best(wasmLoops(fn.body), /^i32x4\.dot_i16x8_s$/);
         const x86Loop = best(x86Loops(x86Code(b.module, fn.index)).map((l) => l.body), /pmaddwd/);
         const isStack = /xmm\d+.*\[(rbp|rsp)|\[(rbp|rsp)[^\]]*\].*xmm\d+/;
