@@ -66,8 +66,10 @@ set(CMAKE_SYSROOT "${_bx_sysroot}")
 # Flags every wasm object gets. -fno-exceptions: wasm32-wasi libc++abi has no
 # unwinder (a throw fails to link on __cxa_throw). No -ffp-contract needed:
 # wasm has no fused multiply-add to contract into.
+# snippet: simd-flags
 set(CMAKE_C_FLAGS_INIT "-msimd128")
 set(CMAKE_CXX_FLAGS_INIT "-msimd128 -fno-exceptions")
+# end-snippet
 set(CMAKE_C_FLAGS_RELEASE_INIT "-O2")
 set(CMAKE_CXX_FLAGS_RELEASE_INIT "-O2")
 

@@ -6,6 +6,7 @@
 // is the wasm build; a native result is a cross-check, never the proof.
 #pragma once
 
+// snippet: simd-header
 #if defined(__wasm__)
 #include <wasm_simd128.h>
 #else
@@ -14,3 +15,4 @@
 #endif
 #include <simde/wasm/simd128.h>
 #endif
+// end-snippet

@@ -25,8 +25,10 @@ namespace bx::stage {
 namespace {
 
 // The register tile: tokens (activation rows) x output rows (weight rows).
-// 4 x 2 keeps eight accumulators and the widened inputs in the 16 SIMD
-// registers of x86; larger tiles spill (the post tried many shapes).
+// The post tried many shapes and kept 4 x 2. At its peak a step holds eight
+// accumulators, eight widened activation halves and two widened weight
+// halves: 18 vectors, two more than x86-64's 16 SIMD registers, so a few
+// live on the stack (stage 05 counts them: make tile-code).
 constexpr int kTileTokens = 4;
 constexpr int kTileOutputs = 2;
 
