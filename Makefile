@@ -137,4 +137,4 @@ clean:
 	rm -rf build
 
 # ---- fragments owned by others (each optional) -------------------------------
--include $(wildcard assets/recipe/*.mk common/harness/harness.mk common/service/redact.mk bench/bench.mk book/book.mk tests/tests.mk)
+-include $(wildcard assets/recipe/*.mk common/harness/harness.mk common/service/redact.mk common/service/deploy.mk bench/bench.mk book/book.mk tests/tests.mk)

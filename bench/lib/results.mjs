@@ -42,8 +42,9 @@ export const fmt = (x, digits = 1) => (x === null || x === undefined || Number.i
 
 // Why a run's numbers should not be trusted as this project's figures: a tree
 // with uncommitted stage or common code, a load above 1 when it started (two
-// cores: something else was running), or a model other than the committed
-// assets/model/model.bxm (`currentModel` is that file's sha256). Empty when
+// cores: something else was running), a model other than the committed
+// assets/model/model.bxm (`currentModel` is that file's sha256), or rounds
+// whose medians disagree (a machine that was not steady). Empty when
 // the run is sound. Tables print these on the table itself.
 export function trustProblems(run, currentModel) {
     const problems = [];
@@ -55,8 +56,22 @@ export function trustProblems(run, currentModel) {
     if (!model) problems.push('the model it ran is not recorded');
     else if (currentModel && model !== currentModel) problems.push('it ran a different model than the committed assets/model/model.bxm');
     else if (run.model?.committed === false) problems.push('the model file had uncommitted changes');
+    // Rounds interleave the builds, so a steady machine gives each build nearly the
+    // same median in every round; a shared one that slowed down part of the time does not.
+    const unsteady = (run.results ?? []).filter((r) => r.round_medians_ms?.length > 1)
+        .map((r) => ({ r, spread: Math.max(...r.round_medians_ms) / Math.min(...r.round_medians_ms) - 1 }))
+        .filter((x) => x.spread > kSteadyRounds);
+    if (unsteady.length) {
+        const worst = unsteady.reduce((a, b) => (b.spread > a.spread ? b : a));
+        problems.push(`the machine was not steady: the round medians of ${unsteady.length} build(s) differ by more than ` +
+                      `${Math.round(kSteadyRounds * 100)}% (${[worst.r.label ?? worst.r.stage ?? worst.r.name, worst.r.mode].filter(Boolean).join(' ')}: ` +
+                      `${Math.round(worst.spread * 100)}%)`);
+    }
     return problems;
 }
+
+// The largest spread between one build's round medians a steady run shows.
+const kSteadyRounds = 0.10;
 
 // The warning line a reader cannot miss, or nothing.
 export function trustWarning(runs, currentModel) {

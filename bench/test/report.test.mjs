@@ -26,6 +26,7 @@ for (const [why, change, words] of [
     ['another model', (run) => { run.model.sha256 = 'b'.repeat(64); }, 'different model'],
     ['a dirty tree', (run) => { run.git.dirty = true; }, 'uncommitted changes'],
     ['load above 1', (run) => { run.machine.loadavg_before = [1.4, 1, 1]; }, 'load average was 1.4'],
+    ['unsteady rounds', (run) => { run.results[0].round_medians_ms = [100, 100, 115]; }, 'not steady'],
 ]) {
     const table = renderTable(variant((run) => { base(run); change(run); }));
     if (!warned(table) || !table.includes(words)) failures.push(`${why}: the table carries no warning saying '${words}'`);
