@@ -187,6 +187,31 @@ function(bx_stage)
     endif()
   endif()
 
+  # The native build is a cross-check: by default it builds only stage 00 (the
+  # unit tests link it, and CTest compares it with the wasm reference). Any other
+  # stage's native CLI is built on demand (`make check NATIVE=1` names its
+  # target), or by `all` when a CTest test needs it (bx_needs_native_cli in
+  # common/harness/tests.cmake), which keeps `make test` from compiling twelve
+  # native stages that no test runs.
+  if(NOT WASI AND NOT _nn STREQUAL "00")
+    set_target_properties(${_lib} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+    if(TARGET ${_lib}_cli)
+      set_target_properties(${_lib}_cli PROPERTIES EXCLUDE_FROM_ALL TRUE)
+    endif()
+  endif()
+
+  # A variant changes forward-pass knobs only, never the tokenizer: its library
+  # compiles the stage's other sources again with its definitions, and its CLI
+  # takes the tokenizer's objects (unigram*, tokenizer_*, vocab_blob*) from the
+  # stage's own library, which it links after the variant's.
+  set(_variant_sources "")
+  foreach(_source ${_sources})
+    get_filename_component(_base "${_source}" NAME)
+    if(NOT _base MATCHES "^(unigram|tokenizer_|vocab_blob)")
+      list(APPEND _variant_sources "${_source}")
+    endif()
+  endforeach()
+
   # Variants: the same sources built again with other definitions, as a CLI
   # named cli-<name> beside cli (wasm only: the checks and the timings run the
   # shipped flavour). No component: a variant is never served. Two kinds:
@@ -265,13 +290,13 @@ function(bx_stage)
     endif()
     set(_vlib ${_lib}_${_variant})
     list(APPEND _libs ${_vlib})
-    add_library(${_vlib} STATIC ${_sources})
+    add_library(${_vlib} STATIC ${_variant_sources})
     target_include_directories(${_vlib} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
     target_compile_definitions(${_vlib} PUBLIC "BX_STAGE_NAME=\"${_name}\"" ${_defs})
     target_link_libraries(${_vlib} PUBLIC bx_common)
     if(TARGET bx_harness)
       add_executable(${_vlib}_cli)
-      target_link_libraries(${_vlib}_cli PRIVATE bx_harness bx_platform_posix ${_vlib} bx_common)
+      target_link_libraries(${_vlib}_cli PRIVATE bx_harness bx_platform_posix ${_vlib} ${_lib} bx_common)
       if(_extra_commands)
         target_sources(${_vlib}_cli PRIVATE ${_extra_commands})
       endif()

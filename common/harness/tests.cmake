@@ -196,6 +196,9 @@ function(bx_exhaustive_tests stage command pass_regex)
   endforeach()
   string(SUBSTRING "${stage}" 0 2 _num)
   if(TARGET stage_${_num}_cli)
+    # This test runs the stage's native CLI: `all` must build it (bx.cmake
+    # leaves native stage CLIs out of `all` unless a test needs them).
+    set_target_properties(stage_${_num}_cli PROPERTIES EXCLUDE_FROM_ALL FALSE)
     set(_name "stage ${stage}: ${command} (native), all inputs")
     add_test(NAME "${_name}" COMMAND $<TARGET_FILE:stage_${_num}_cli> ${command} WORKING_DIRECTORY "${BX_ROOT}")
     set_tests_properties("${_name}" PROPERTIES LABELS "check;${command}" TIMEOUT 1800 COST 800)
