@@ -123,47 +123,43 @@ first_proof() {  # first_proof COMMAND FILE...: true the first time this code is
     case "$proven" in *" $key "*) return 1 ;; esac
     proven="$proven$key "
 }
+# kernel_proofs COMMAND FILE...: for a stage that lists COMMAND and is the first
+# with this code in FILEs (later ones carry the proof over): the exhaustive
+# check in wasm (two processes) and natively, every exact sweep variant passing
+# it, every failing variant and trap failing it, and (traps) what the logit
+# check makes of them, reported whichever way it goes. geluchk also writes
+# where the real GELU inputs fall (the same in every stage, so once).
+kernel_proofs() {
+    local command=$1; shift
+    local files=(); for f in "$@"; do files+=("stages/$stage/$f"); done
+    json_list "$variants_json" commands | grep -qx "$command" || return 0
+    first_proof "$command" "${files[@]}" || return 0
+    [ "$selected" = 1 ] || return 0
+    run "$num-$command" pass make -s "$command" STAGE="$num"
+    if [ "$command" = geluchk ] && json_list "$variants_json" commands | grep -qx gelucensus; then
+        run "$num-gelucensus" pass make -s gelucensus STAGE="$num"
+    fi
+    run "$num-$command-native" pass make -s "$command" STAGE="$num" NATIVE=1 GELUCHK_PARTS=1
+    for variant in $(json_keys "$variants_json" sweep); do
+        run "$num-$command-$variant" pass make -s "$command" STAGE="$num" VARIANT="$variant"
+    done
+    for variant in $(json_list "$variants_json" failing); do
+        run "$num-$command-$variant" fail make -s "$command" STAGE="$num" VARIANT="$variant"
+    done
+    for variant in $(json_list "$variants_json" traps); do
+        run "$num-$command-$variant" fail make -s "$command" STAGE="$num" VARIANT="$variant"
+        run "$num-$variant" report make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
+        run "$num-$variant-equivalence" report make -s check STAGE="$num" VARIANT="$variant" HARNESS_EXPLAIN=0
+    done
+}
 for stage in $(ls -d stages/[0-9][0-9]-* | xargs -n1 basename); do  # every stage: earlier proofs count
     num=${stage%%-*}
     variants_json="build/wasm/stages/$stage/variants.json"
     selected=0
     for s in $stages; do [ "$s" = "$stage" ] && selected=1; done
-    if json_list "$variants_json" commands | grep -qx geluchk && first_proof geluchk "stages/$stage/gelu.hpp" "stages/$stage/gelu.cpp" \
-       && [ $selected = 1 ]; then
-        run "$num-geluchk" pass make -s geluchk STAGE="$num"
-        # Where real GELU inputs fall: the same in every stage (the logits are), so once.
-        if json_list "$variants_json" commands | grep -qx gelucensus; then
-            run "$num-gelucensus" pass make -s gelucensus STAGE="$num"
-        fi
-        run "$num-geluchk-native" pass make -s geluchk STAGE="$num" NATIVE=1 GELUCHK_PARTS=1
-        for variant in $(json_keys "$variants_json" sweep); do
-            run "$num-geluchk-$variant" pass make -s geluchk STAGE="$num" VARIANT="$variant"
-        done
-        for variant in $(json_list "$variants_json" failing); do
-            run "$num-geluchk-$variant" fail make -s geluchk STAGE="$num" VARIANT="$variant"
-        done
-    fi
-    if json_list "$variants_json" commands | grep -qx quantchk && first_proof quantchk "stages/$stage/quantize.hpp" "stages/$stage/quantize.cpp" \
-       && [ $selected = 1 ]; then
-        run "$num-quantchk" pass make -s quantchk STAGE="$num"
-        run "$num-quantchk-native" pass make -s quantchk STAGE="$num" NATIVE=1 GELUCHK_PARTS=1
-        for variant in $(json_list "$variants_json" traps); do
-            run "$num-quantchk-$variant" fail make -s quantchk STAGE="$num" VARIANT="$variant"
-            # What the logit check makes of a trap: reported, whichever way it goes.
-            run "$num-$variant" report make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
-            run "$num-$variant-equivalence" report make -s check STAGE="$num" VARIANT="$variant" HARNESS_EXPLAIN=0
-        done
-    fi
-    if json_list "$variants_json" commands | grep -qx expchk && first_proof expchk "stages/$stage/softmax.hpp" "stages/$stage/softmax.cpp" \
-       && [ $selected = 1 ]; then
-        run "$num-expchk" pass make -s expchk STAGE="$num"
-        run "$num-expchk-native" pass make -s expchk STAGE="$num" NATIVE=1 GELUCHK_PARTS=1
-        for variant in $(json_list "$variants_json" traps); do
-            run "$num-expchk-$variant" fail make -s expchk STAGE="$num" VARIANT="$variant"
-            run "$num-$variant" report make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
-            run "$num-$variant-equivalence" report make -s check STAGE="$num" VARIANT="$variant" HARNESS_EXPLAIN=0
-        done
-    fi
+    kernel_proofs geluchk gelu.hpp gelu.cpp
+    kernel_proofs quantchk quantize.hpp quantize.cpp
+    kernel_proofs expchk softmax.hpp softmax.cpp
 done
 if [ -n "$native_pid" ] && ! wait "$native_pid"; then exit 1; fi
 echo "check-results: bench/results/check-*.txt rewritten" >&2

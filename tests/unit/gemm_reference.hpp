@@ -4,10 +4,12 @@
 // row, one int8 dot product per output, dequantise) and a bit comparison.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "common/maths/quantize.hpp"
@@ -62,5 +64,39 @@ inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) 
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
+
+// Every edge tile a GEMM meets: k of 16, 384 and 1536; 1, 2, 3, 81 (the
+// classifier) and 384 outputs; 1 to 9 rows (whole tiles and every remainder).
+// `tiled(view, x, rows)` is the GEMM under test; returns the (k, outputs, rows)
+// cases whose outputs differ from stage 00's in any bit.
+template <typename Tiled>
+std::vector<std::string> edge_tile_differences(Tiled tiled, std::mt19937& rng) {
+    std::vector<std::string> differ;
+    for (const int k : {16, 384, 1536}) {
+        for (const int outputs : {1, 2, 3, 81, 384}) {
+            const OwnedLinear layer(outputs, k, rng);
+            for (int rows = 1; rows <= 9; ++rows) {
+                const std::vector<float> x = random_rows(rows, k, rng);
+                if (!same_bits(tiled(layer.view, x, rows), reference_linear(layer.view, x, rows)))
+                    differ.push_back("k " + std::to_string(k) + ", outputs " + std::to_string(outputs) + ", rows " +
+                                     std::to_string(rows));
+            }
+        }
+    }
+    return differ;
+}
+
+// Extreme values over k = 1536, for a layer of 4 outputs and k = 1536: weights
+// of +-127 and a row of -128, activations that quantise to +-127 in every
+// position (5 rows). dot_i16x8 adds two products of at most 127 * 128 into an
+// i32 lane; the largest |acc| here is 1536 * 127 * 127, far below 2^31.
+inline std::vector<float> make_extreme(OwnedLinear& layer) {
+    for (std::size_t i = 0; i < layer.w.size(); ++i) layer.w[i] = static_cast<std::int8_t>(i % 3 == 0 ? -127 : 127);
+    std::fill(layer.w.begin() + 1536, layer.w.begin() + 3072, static_cast<std::int8_t>(-128));
+    std::vector<float> x(5 * 1536, 1.0f);
+    for (std::size_t i = 1536; i < 3072; ++i) x[i] = -1.0f;
+    for (std::size_t i = 3072; i < 4608; ++i) x[i] = (i % 2 == 0) ? 3.0f : -3.0f;
+    return x;
+}
 
 }  // namespace bx::test

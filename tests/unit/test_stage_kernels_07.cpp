@@ -13,28 +13,16 @@
 #include "common/maths/bits.hpp"
 #include "common/maths/gelu.hpp"
 #include "stages/07-simd-gelu/gelu.hpp"
+#include "tests/unit/lane_groups.hpp"
 
 namespace {
 
 using bx::float_bits;
 using bx::float_from_bits;
 
-// Every input in every lane: groups of four made of the input and three
-// neighbours from the list, rotated so the input visits lanes 0..3.
 std::size_t count_differences(const std::vector<std::uint32_t>& inputs) {
-    std::size_t differ = 0;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        for (std::size_t lane = 0; lane < 4; ++lane) {
-            float group[4];
-            for (std::size_t l = 0; l < 4; ++l)
-                group[l] = float_from_bits(inputs[(i + (l + 4 - lane) % 4 * 7919) % inputs.size()]);
-            float out[4] = {group[0], group[1], group[2], group[3]};
-            bx::stage::gelu::in_place(out, 4);
-            for (std::size_t l = 0; l < 4; ++l)
-                if (float_bits(out[l]) != float_bits(bx::gelu_scalar(group[l]))) ++differ;
-        }
-    }
-    return differ;
+    return bx::test::differences_in_every_lane(inputs, [](float* v, std::size_t n) { bx::stage::gelu::in_place(v, n); },
+                                               bx::gelu_scalar);
 }
 
 // x whose u = x * kGeluInputScale sits nearest to |u| = boundary, and the

@@ -19,27 +19,16 @@
 #include "common/maths/expf.hpp"
 #include "stages/10-simd-softmax/softmax.hpp"
 #include "tests/unit/attention_reference.hpp"
+#include "tests/unit/lane_groups.hpp"
 
 namespace {
 
 using bx::float_bits;
 using bx::float_from_bits;
 
-// Every input in every lane, beside three other inputs of the list.
 std::size_t exp_differences(const std::vector<std::uint32_t>& inputs) {
-    std::size_t differ = 0;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        for (std::size_t lane = 0; lane < 4; ++lane) {
-            float group[4];
-            for (std::size_t l = 0; l < 4; ++l)
-                group[l] = float_from_bits(inputs[(i + (l + 4 - lane) % 4 * 7919) % inputs.size()]);
-            float out[4] = {group[0], group[1], group[2], group[3]};
-            bx::stage::softmax::exp_in_place(out, 4);
-            for (std::size_t l = 0; l < 4; ++l)
-                if (float_bits(out[l]) != float_bits(bx::bx_expf(group[l]))) ++differ;
-        }
-    }
-    return differ;
+    return bx::test::differences_in_every_lane(
+        inputs, [](float* v, std::size_t n) { bx::stage::softmax::exp_in_place(v, n); }, bx::bx_expf);
 }
 
 void add_around(std::vector<std::uint32_t>& inputs, float x, int ulps) {
