@@ -12,6 +12,7 @@ MAKEFLAGS += --no-print-directory
 # ---- shared variables (exported for the fragments and their scripts) ----------
 WASM_BUILD   := build/wasm
 NATIVE_BUILD := build/native
+SANITIZE_BUILD := build/sanitize
 NODE_TOOLS   := common/node
 NODE         ?= node
 JOBS         ?= $(shell nproc 2>/dev/null || echo 2)
@@ -30,14 +31,16 @@ export WASM_BUILD NATIVE_BUILD NODE_TOOLS STAGE_DIR STAGE_NAME STAGE_NUM NODE JO
 
 # Debian packages for building and testing (make setup installs what is missing).
 APT_PACKAGES := clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
-                libclang-rt-19-dev-wasm32 libsimde-dev catch2 libbenchmark-dev cmake
+                libclang-rt-19-dev-wasm32 libclang-rt-19-dev libsimde-dev catch2 libbenchmark-dev cmake
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 CMAKE_WASM   := cmake -S . -B $(WASM_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmake/wasm32-wasi.cmake
 CMAKE_NATIVE := cmake -S . -B $(NATIVE_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmake/native-clang.cmake
+CMAKE_SANITIZE := cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmake/native-clang.cmake \
+                  -DBX_SANITIZE=ON
 
 .PHONY: help setup setup-apt setup-npm build build-wasm build-native test demo serve diff \
-        clean mutant-http require-stage test-slow
+        clean mutant-http require-stage test-slow build-sanitize test-sanitize
 
 help:
 	@echo "bitexact: make <target>"
@@ -52,6 +55,8 @@ help:
 	@echo "  build                 build-wasm + build-native"
 	@echo "  build-wasm            $(WASM_BUILD)/stages/NN-name/component.wasm (+ cli.wasm)"
 	@echo "  build-native          $(NATIVE_BUILD): unit tests, native CLIs"
+	@echo "  test-sanitize         the unit tests and the CLIs of stage 00 and the last stage under"
+	@echo "                        ASan + UBSan ($(SANITIZE_BUILD)); part of make test"
 	@echo "  serve [STAGE=NN] [PORT=P]  run a stage's component with jco serve, a fresh instance"
 	@echo "                        per request (as Spin does); Ctrl-C stops it"
 	@echo "  diff STAGE=NN         what stage NN changed: previous stage dir vs stages/NN-*"
@@ -100,17 +105,30 @@ build-wasm: setup $(WASM_BUILD)/CMakeCache.txt
 build-native: setup $(NATIVE_BUILD)/CMakeCache.txt
 	cmake --build $(NATIVE_BUILD) -j $(JOBS)
 
+# The sanitizer build (ASan + UBSan): the unit tests and the CLIs of stage 00
+# and of the last stage, nothing else (tests/CMakeLists.txt runs them).
+LAST_STAGE_NUM := $(firstword $(subst -, ,$(notdir $(lastword $(STAGE_DIRS)))))
+$(SANITIZE_BUILD)/CMakeCache.txt:
+	$(CMAKE_SANITIZE)
+build-sanitize: setup $(SANITIZE_BUILD)/CMakeCache.txt
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target bx_unit_tests stage_00_cli stage_$(LAST_STAGE_NUM)_cli
+
 # ---- test -----------------------------------------------------------------
 # The integration components (test routes, and the mutant) are built on demand.
 # Everything but the tests labelled slow (the exhaustive 2^32 maths check, the
 # full native/wasm cross-check, the Server-Timing measurement): those are
 # `make test-slow`. Two CTest jobs: the long stage checks run side by side.
-test: build book-setup book-test-setup
+test: build build-sanitize book-setup book-test-setup
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components
 	cd $(NATIVE_BUILD) && ctest --output-on-failure -LE slow -j 2
 
+# The sanitizer tests alone (make test runs them too).
+test-sanitize: build-native build-sanitize
+	cd $(NATIVE_BUILD) && ctest --output-on-failure -L sanitize -j 2
+
 test-slow: build
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components
+	cmake --build $(NATIVE_BUILD) -j $(JOBS) --target bx_slow_natives
 	cd $(NATIVE_BUILD) && ctest --output-on-failure -L slow
 
 mutant-http: build-wasm

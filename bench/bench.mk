@@ -12,6 +12,14 @@
 #                          chapter (bench/simd-listing.mjs -> bench/results/check-NN-simd-*.txt; installs wabt)
 #   make bench-serve STAGES=03,04   the whole request through `make serve`'s host, stages side by
 #                          side: Server-Timing medians and component sizes (bench/e2e/serve.mjs)
+#   make limits [STAGES=00,12]   every stage's component against Akamai Functions' limits: size,
+#                          peak linear memory, time of the largest accepted request (bench/limits.mjs)
+#   make bench-remote URL=https://... [STAGE=NN]   a deployed service timed the post's way (20
+#                          requests per text, Server-Timing medians + client time), bench/remote.mjs
+#   make page-screenshot   bench/results/service-page.png (+ .json): the last stage's page after one
+#                          request, from its Chromium test (the deploy chapter's figure)
+#   make load [STAGE=NN] [LOAD_SECONDS=60] [LOAD_CLIENTS=4]   a bounded load test behind make serve:
+#                          a mix of valid and invalid requests, answers compared with lone ones (bench/load.mjs)
 #   make bench-report      redraw bench/results/forward.svg and table.md from the results files
 #   make bench-peer [STAGE=NN]   the stage beside ONNX Runtime (web: wasm SIMD, node: native), one
 #                          thread each, on the same windows, rounds interleaved (bench/peer/peer.mjs);
@@ -41,7 +49,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code
+.PHONY: load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -98,6 +106,19 @@ simd-listings: build-wasm
 	  --run 'expchk --from 0 --to 65536' --outer --title "exp on four lanes (two f64x2 halves)" --lines 30 -o bench/results/check-10-simd-exp.txt
 
 BENCH_SERVE_REPEATS ?= 20
+bench-remote:
+	@if [ -z "$(URL)" ]; then echo "bench-remote: give URL=https://<your app> (make deploy prints it)"; exit 2; fi
+	$(NODE) bench/remote.mjs $(URL) $(if $(STAGE),--stage $(STAGE)) $(if $(BENCH_REMOTE_REPEATS),--repeats $(BENCH_REMOTE_REPEATS))
+
+page-screenshot: build-wasm book-test-setup
+	BX_PAGE_SCREENSHOT=$(CURDIR)/bench/results/service-page.png $(NODE) tests/integration/page_chromium.test.mjs
+
+load: build-wasm
+	$(NODE) bench/load.mjs $(if $(STAGE),--stage $(STAGE)) --seconds $(or $(LOAD_SECONDS),60) --clients $(or $(LOAD_CLIENTS),4)
+
+limits: build-wasm
+	$(NODE) bench/limits.mjs $(if $(STAGES),--stages $(STAGES)) $(if $(LIMITS_REPEATS),--repeats $(LIMITS_REPEATS))
+
 bench-serve: build-wasm
 	@if [ -z "$(STAGES)" ]; then echo "bench-serve: give STAGES=NN,MM (e.g. STAGES=03,04)"; exit 2; fi
 	$(NODE) bench/e2e/serve.mjs --stages $(STAGES) --repeats $(BENCH_SERVE_REPEATS)

@@ -9,6 +9,7 @@
 //   node bench/table.mjs sweep NN              stage NN's SWEEP variants, one run
 //   node bench/table.mjs step NN               stage NN against the stage before it and stage 00, one run
 //   node bench/table.mjs peer                  the newest bench-peer run (bench/peer/peer.mjs)
+//   node bench/table.mjs limits                the newest `make limits` run (bench/limits.mjs)
 // Without files: every bench/results/*.json (newest result per stage and mode).
 // `forward` and `epoch` name the book's two uses; both get the same table,
 // since it holds the plain and epoch columns side by side.
@@ -259,6 +260,38 @@ export function renderPeerTable(files) {
     return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
 
+// `limits`: the newest bench/results/*-limits.json (bench/limits.mjs): every
+// stage's component against Akamai Functions' limits.
+export function renderLimitsTable(files) {
+    const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8'))).filter((r) => r.schema === 'bitexact-limits/1')
+        .sort((a, b) => a.date.localeCompare(b.date));
+    const run = runs[runs.length - 1];
+    if (!run) throw new Error('no limits results (make limits)');
+    const mib = (b) => fmt(b / 1048576, 1);
+    const p = run.platform;
+    const lines = [
+        `| Stage | component (MiB; limit ${mib(p.app_bytes)}) | largest request: slowest of ${run.repeats} (ms; limit ${p.request_ms.toLocaleString('en-US')}) | ` +
+        `its linear memory (MiB; limit ${mib(p.memory_bytes)}) | 8 MiB body: memory (MiB) | one window more |`,
+        '|---|--:|--:|--:|--:|---|',
+    ];
+    for (const [stage, m] of Object.entries(run.stages)) {
+        const over = m.over.status === 413 ? '413' : `**${m.over.status}**`;
+        lines.push(`| ${stage}${m.problems.length ? ' (**breaks a limit**)' : ''} | ${mib(m.component_bytes)} | ${fmt(m.largest.slowest_client_ms, 0)} | ` +
+                   `${mib(m.largest.memory_bytes)} | ${mib(m.body.memory_bytes)} | ${over} |`);
+    }
+    lines.push('');
+    const m = run.machine;
+    const warn = [run.dirty && 'uncommitted changes to stages/ or common/', m.loadavg_1m.before > 1 && `load ${m.loadavg_1m.before} at the start`]
+        .filter(Boolean);
+    lines.push(`The largest request is ${run.largest_text.tokens.toLocaleString('en-US')} tokens of the eval corpus's prose ` +
+               `(${run.largest_text.chars.toLocaleString('en-US')} characters, 16 windows), each request to a fresh instance; ` +
+               `memory is the instance's linear memory after the request (x-bx-linear-memory-bytes). ${run.runtime}. ` +
+               `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.commit?.slice(0, 10) ?? '?'}: ${m.cpu}, ${m.cores} cores, ` +
+               `load ${m.loadavg_1m.before} → ${m.loadavg_1m.after}.`);
+    const warning = warn.length ? `**Warning: the run of ${run.date.slice(0, 16).replace('T', ' ')} UTC is not a trustworthy measurement: ${warn.join('; ')}.**\n\n` : '';
+    return `${warning}${lines.join('\n')}\n`;
+}
+
 function main(argv) {
     let out = null;
     const files = [];
@@ -266,12 +299,17 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
     if (kind === 'serve') {
         const md = renderServeTable(stagesArg);
+        if (out) writeFileSync(out, md); else process.stdout.write(md);
+        return 0;
+    }
+    if (kind === 'limits') {
+        const md = renderLimitsTable(files.length ? files : resultFiles(join(here, 'results')).filter((f) => /-limits\.json$/.test(f)));
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }

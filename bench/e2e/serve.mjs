@@ -1,13 +1,9 @@
 #!/usr/bin/env node
 // The whole request as a user sees it, for several stages side by side: each
 // stage's component served by `jco serve --isolate-requests instance` (a fresh
-// instance per request, as Spin; common/host/serve.mjs), POST /redact with a
-// short sentence and with the eval corpus's longest text. Requests alternate
-// between the stages in every round (the order flips each round), so drifts in
-// machine load hit them alike; the first request of each stage and text is
-// discarded. Every answer is checked (checkAnswer) and the stages' answers
-// must be identical: they are bit-exact, so any difference is a failure and
-// no times are written.
+// instance per request, as Spin; common/host/serve.mjs), timed the post's way
+// by bench/lib/serving.mjs (stages alternate in rounds; every answer checked,
+// and the stages' answers must be identical, or no times are written).
 //
 //   node bench/e2e/serve.mjs --stages 03,04 [--repeats 20] [--out FILE]
 //   make bench-serve STAGES=03,04
@@ -21,12 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { root, wasmBuild } from '../../tests/integration/lib/env.mjs';
 import { startServer } from '../../tests/integration/lib/server.mjs';
-import {
-  TIMING_NAMES, checkAnswer, checkServerTiming, contentTokens, evalTexts, git, postRedact, provenance,
-} from '../../tests/integration/redact_lib.mjs';
-import { summarize } from '../lib/stats.mjs';
-
-const SHORT = 'Hi, my name is Sarah Whitfield; call me on (541) 555-0187.';
+import { git, provenance } from '../../tests/integration/redact_lib.mjs';
+import { measureTexts } from '../lib/serving.mjs';
 
 function parseArgs(argv) {
   const o = { stages: null, repeats: 20, out: null };
@@ -65,46 +57,7 @@ async function main() {
   }
   try {
     for (const stage of stages) servers[stage] = await startServer(path.join(root, components[stage].path));
-    const longest = evalTexts().reduce((a, b) => (b.length > a.length ? b : a));
-    const texts = {};
-    for (const [name, text] of [['short', SHORT], ['long', longest]]) {
-      const samples = Object.fromEntries(stages.map((s) => [s, []]));
-      let windows = null;
-      for (let round = 0; round <= o.repeats; round++) {
-        const order = round % 2 ? [...stages].reverse() : stages;
-        let first = null;
-        for (const stage of order) {
-          const t0 = performance.now();
-          const res = await postRedact(servers[stage].url, JSON.stringify({ text }));
-          const body = await res.text();
-          const client = performance.now() - t0;
-          if (res.status !== 200) throw new Error(`${stage}: status ${res.status}: ${body}`);
-          const answer = JSON.parse(body);
-          checkAnswer(text, answer);
-          if (first === null) first = body;
-          else if (body !== first) throw new Error(`${name} text: ${stage}'s answer differs from ${order[0]}'s`);
-          const timing = checkServerTiming(res.headers.get('server-timing'));
-          windows = timing.windows;
-          if (round > 0) samples[stage].push({ ...timing, client });  // round 0 is discarded
-        }
-      }
-      texts[name] = {
-        text,
-        content_tokens: await contentTokens(text),
-        windows,
-        requests_per_stage: o.repeats,
-        stages: Object.fromEntries(stages.map((stage) => {
-          const fields = {};
-          for (const k of [...TIMING_NAMES, 'client']) fields[k] = summarize(samples[stage].map((s) => s[k]));
-          return [stage, { median_ms: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, +v.median.toFixed(2)])),
-                           total_ms: { min: fields.total.min, max: fields.total.max } }];
-        })),
-      };
-      for (const stage of stages) {
-        const m = texts[name].stages[stage].median_ms;
-        console.log(`${name} (${texts[name].content_tokens} tokens, ${windows} window(s)) ${stage}: total ${m.total} ms, tok_load ${m.tok_load} ms, forward ${m.forward} ms`);
-      }
-    }
+    const texts = await measureTexts(Object.fromEntries(stages.map((s) => [s, servers[s].url])), o.repeats);
     const base = provenance(loadBefore);
     delete base.component;
     delete base.component_sha256;

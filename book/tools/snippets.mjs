@@ -416,14 +416,17 @@ class Expander {
                     if (r.status !== 0) this.plotError = `${PLOT_CMD} failed (exit ${r.status}): ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`;
                 } else this.plotError = `${script} not found`;
             }
+            // A plot (svg, bench/plot.mjs) or a screenshot (png, written by a test's command).
             const svg = path.join(RESULTS, `${name}.svg`);
-            if (!fs.existsSync(svg)) return this.missingBlock(where, `figure '${name}': no ${rel(svg)}${this.plotError ? ` (${this.plotError})` : ''}; no results yet`);
-            source = rel(svg);
-            chapter.plots.push(name);
+            const file = [svg, path.join(RESULTS, `${name}.png`)].find((f) => fs.existsSync(f));
+            if (!file) return this.missingBlock(where, `figure '${name}': no ${rel(svg)} or .png${this.plotError ? ` (${this.plotError})` : ''}; no results yet`);
+            source = rel(file);
+            chapter.plots.push(path.basename(file));
         }
         chapter.figures.push(name);
         const cap = this.inline(where, caption.join(' ')) || name;
-        return ['', `![${cap}](figures/${name}.svg){#fig-${name}-${chapter.figures.length} .figure data-source="${source}"}`, ''];
+        const shown = ours ? `${name}.svg` : path.basename(source);
+        return ['', `![${cap}](figures/${shown}){#fig-${name}-${chapter.figures.length} .figure data-source="${source}"}`, ''];
     }
 
     check(where, args, chapter) {
@@ -592,7 +595,7 @@ function build({ allowMissing }) {
     fs.mkdirSync(figDir, { recursive: true });
     for (const [ch, text] of expanded) fs.writeFileSync(path.join(mdDir, ch.file), text);
     for (const [name, text] of figures) fs.writeFileSync(path.join(figDir, `${name}.dot`), text);
-    const plots = [...new Set(chapters.flatMap((c) => c.plots))].map((n) => rel(path.join(RESULTS, `${n}.svg`)));
+    const plots = [...new Set(chapters.flatMap((c) => c.plots))].map((f) => rel(path.join(RESULTS, f)));
     const manifest = {
         draft: ex.missing.length > 0,
         missing: ex.missing,

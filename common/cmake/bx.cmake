@@ -73,6 +73,9 @@ list(FILTER _bx_common_sources EXCLUDE REGEX "/common/service/router[^/]*\\.cpp$
 add_library(bx_common STATIC ${_bx_common_sources} $<TARGET_OBJECTS:bx_embed>)
 target_include_directories(bx_common PUBLIC "${BX_ROOT}")
 target_compile_features(bx_common PUBLIC cxx_std_20)
+# The page (GET /) is #embed-ded by page.cpp: an edit to it must rebuild that object.
+bx_glob(_bx_page_files "${BX_ROOT}/common/service/page/*")
+set_property(SOURCE "${BX_ROOT}/common/service/page.cpp" APPEND PROPERTY OBJECT_DEPENDS ${_bx_page_files})
 
 # ---- the router, in two variants --------------------------------------------
 # BX_HAVE_REDACT: POST /redact is routed once common/service/redact.cpp exists.
@@ -337,16 +340,62 @@ endfunction()
 # code. The native flavour builds it like any target. In the wasm flavour the
 # compiler makes wasm, so the tool is a small separate CMake project
 # (common/cmake/host-tool) built with the native toolchain. Sets
-# <target>_EXE (the program's path) and <target>_DEPENDS (what a custom command
-# that runs it must depend on) in the caller's scope.
+# <target>_EXE (the program's path), <target>_DEPENDS (what a custom command
+# that runs it must depend on) and <target>_HOST_EXE (the wasm flavour's
+# program, under this build's root) in the caller's scope.
 function(bx_host_tool target)
   set(_sources ${ARGN})
+  # Stages copy their generator from the stage before (05 to 12 keep 04's), so
+  # a tool whose code is an earlier tool's (its sources and the stage headers
+  # they include, snippet markers aside) is that tool: built once, run by all.
+  include("${BX_ROOT}/common/cmake/code-hash.cmake")
+  set(_pending ${_sources})
+  set(_seen "")
+  set(_hash "")
+  while(_pending)
+    list(POP_FRONT _pending _file)
+    if(_file IN_LIST _seen OR NOT EXISTS "${_file}")
+      continue()
+    endif()
+    list(APPEND _seen "${_file}")
+    bx_code_hash("${_file}" _h)
+    get_filename_component(_base "${_file}" NAME)
+    string(APPEND _hash "${_base}:${_h};")
+    file(STRINGS "${_file}" _includes REGEX "^[ \t]*#[ \t]*include[ \t]+\"[^\"]+\"")
+    foreach(_line ${_includes})
+      string(REGEX REPLACE "^[^\"]*\"([^\"]+)\".*$" "\\1" _inc "${_line}")
+      foreach(_dir "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/build-time")
+        if(EXISTS "${_dir}/${_inc}")
+          list(APPEND _pending "${_dir}/${_inc}")
+        endif()
+      endforeach()
+    endforeach()
+  endwhile()
+  string(SHA256 _hash "${_hash}")
+  get_property(_owner GLOBAL PROPERTY BX_HOST_TOOL_${_hash})
+  if(NOT _owner)
+    set(_owner ${target})
+    set_property(GLOBAL PROPERTY BX_HOST_TOOL_${_hash} ${target})
+    set_property(GLOBAL PROPERTY BX_HOST_TOOL_${_hash}_BIN "${CMAKE_CURRENT_BINARY_DIR}/${target}-host")
+  endif()
+  get_property(_owner_bin GLOBAL PROPERTY BX_HOST_TOOL_${_hash}_BIN)
+  # Where the wasm flavour's copy is (the one the shipped data comes from),
+  # written with this build's root: the determinism test swaps the root.
+  set(${target}_HOST_EXE "${_owner_bin}/${_owner}" PARENT_SCOPE)
+
   if(NOT WASI)
-    add_executable(${target} ${_sources})
+    # Natively a plain executable, built on demand (by a stage that needs its
+    # data; the stages from 04 on are not in the native `all`).
+    add_executable(${target} EXCLUDE_FROM_ALL ${_sources})
     target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
     target_link_libraries(${target} PRIVATE bx_common)
     set(${target}_EXE "$<TARGET_FILE:${target}>" PARENT_SCOPE)
     set(${target}_DEPENDS ${target} PARENT_SCOPE)
+    return()
+  endif()
+  if(NOT _owner STREQUAL target)
+    set(${target}_EXE "${_owner_bin}/${_owner}" PARENT_SCOPE)
+    set(${target}_DEPENDS ${_owner} "${_owner_bin}/${_owner}" PARENT_SCOPE)
     return()
   endif()
   include(ExternalProject)
@@ -410,5 +459,5 @@ function(bx_stage_data)
   # For the determinism test: stage|generator|input|outputs (;-list as ,).
   string(REPLACE ";" "," _out_list "${_outputs}")
   set_property(GLOBAL APPEND PROPERTY BX_STAGE_DATA
-               "${BX_STAGE_NAME}|${${_tool}_EXE}|${_arg_INPUT}|${_out_list}")
+               "${BX_STAGE_NAME}|${${_tool}_HOST_EXE}|${_arg_INPUT}|${_out_list}")
 endfunction()

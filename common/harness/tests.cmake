@@ -5,7 +5,7 @@
 #   stage NN: equivalence   every live row of the equivalence corpus against
 #                           stage 00's committed reference (stages 01 on)
 #   stage 00: native vs wasm   the native build against the wasm-made reference,
-#                           on the first texts (the full run is the slow
+#                           on the first 25 texts (the full run is the slow
 #                           node: stage00_crosscheck test)
 #   check mutant is caught  one flipped logit bit must make `check` fail
 #
@@ -75,12 +75,14 @@ foreach(_stage ${_bx_stages})
   endif()
 endforeach()
 
+# A cross-check (the full corpus is the slow node: stage00_crosscheck test):
+# enough texts to show that the native build computes what the wasm one does.
 if(TARGET stage_00_cli)
-  add_test(NAME "stage 00: native vs wasm (first 100 texts)"
-           COMMAND $<TARGET_FILE:stage_00_cli> check --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 100
+  add_test(NAME "stage 00: native vs wasm (first 25 texts)"
+           COMMAND $<TARGET_FILE:stage_00_cli> check --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 25
                    --diff-out "${_bx_diff_dir}/00-native.equivalence.diff"
            WORKING_DIRECTORY "${BX_ROOT}")
-  set_tests_properties("stage 00: native vs wasm (first 100 texts)" PROPERTIES LABELS "check" TIMEOUT 1200)
+  set_tests_properties("stage 00: native vs wasm (first 25 texts)" PROPERTIES LABELS "check" TIMEOUT 1200)
 endif()
 
 # The check must be able to fail: flip one bit of one logit of text 0.
@@ -131,10 +133,11 @@ foreach(_entry ${_bx_stage_data})
   list(GET _parts 1 _tool)
   list(GET _parts 2 _input)
   list(GET _parts 3 _outputs)
-  # Compared with the wasm build's files: those are the bytes the shipped
+  # The wasm build's generator and files: those are the bytes the shipped
   # components embed (this native build makes them only for the stages whose
-  # native CLI a test runs).
+  # native CLI is built).
   string(REPLACE "${CMAKE_BINARY_DIR}" "${BX_WASM_BUILD_DIR}" _outputs "${_outputs}")
+  string(REPLACE "${CMAKE_BINARY_DIR}" "${BX_WASM_BUILD_DIR}" _tool "${_tool}")
   set(_run ${CMAKE_COMMAND} "-DTOOL=${_tool}" "-DINPUT=${_input}" "-DOUTPUTS=${_outputs}")
   set(_script -P "${BX_ROOT}/common/cmake/check-deterministic.cmake")
   add_test(NAME "stage ${_stage}: build-time data is deterministic"
@@ -179,7 +182,7 @@ endforeach()
 # kernel checks. Each runs over all 2^32 f32 inputs
 #   - in the wasm build, as two tests of half the range each (they run side by
 #     side under ctest -j 2, one per core),
-#   - natively, in one run,
+#   - natively, in one run (a cross-check, labelled slow: make test-slow),
 # and each failed kernel kept buildable must fail it: those tests stop at the
 # first difference, which the command prints with the input, the kernel's
 # result and the reference's.
@@ -200,12 +203,13 @@ function(bx_exhaustive_tests stage command pass_regex)
   endforeach()
   string(SUBSTRING "${stage}" 0 2 _num)
   if(TARGET stage_${_num}_cli)
-    # This test runs the stage's native CLI: `all` must build it (bx.cmake
-    # leaves native stage CLIs out of `all` unless a test needs them).
-    set_target_properties(stage_${_num}_cli PROPERTIES EXCLUDE_FROM_ALL FALSE)
+    # The native run is a cross-check of the wasm proof above, so it is slow-
+    # labelled (make test-slow). Its CLI is not in `all`: make test-slow builds
+    # bx_slow_natives first.
+    set_property(GLOBAL APPEND PROPERTY BX_SLOW_NATIVE_TARGETS stage_${_num}_cli)
     set(_name "stage ${stage}: ${command} (native), all inputs")
     add_test(NAME "${_name}" COMMAND $<TARGET_FILE:stage_${_num}_cli> ${command} WORKING_DIRECTORY "${BX_ROOT}")
-    set_tests_properties("${_name}" PROPERTIES LABELS "check;${command}" TIMEOUT 1800 COST 800)
+    set_tests_properties("${_name}" PROPERTIES LABELS "check;slow;${command}" TIMEOUT 1800 COST 800)
   endif()
   foreach(_variant ${ARGN})
     set(_name "stage ${stage}: ${command} catches the ${_variant} variant")

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// make demo: serve a component, POST each sample text to /redact, print the
-// answers, stop the server.
+// make demo: serve a component, print the URL of its page (GET /: try it in a
+// browser), POST each sample text to /redact, print the answers. Then, when a
+// person is at the terminal (stdin and stdout are TTYs), the server stays up
+// for the page until Ctrl-C (at most DEMO_KEEP_SECONDS, default 600); otherwise
+// (CI, a pipe) it stops at once.
 //
 //   node common/host/demo.mjs <component.wasm> [texts.txt]
 //
@@ -41,7 +44,8 @@ const url = await new Promise((resolve, reject) => {
   });
   server.once('exit', (code) => reject(new Error(`server exited (${code}) before it was ready`)));
 });
-console.log(`demo: ${component} at ${url}`);
+console.log(`demo: try it in a browser: ${url}/`);
+console.log(`demo: ${component}, POST ${url}/redact`);
 
 let failures = 0;
 for (const text of texts) {
@@ -59,5 +63,11 @@ for (const text of texts) {
   if (timing) console.log(`server-timing: ${timing}`);
   if (!res.ok) failures++;
 }
-stopServer();
 process.exitCode = failures ? 1 : 0;
+const keepSeconds = Number(process.env.DEMO_KEEP_SECONDS ?? 600);
+if (process.stdin.isTTY && process.stdout.isTTY && keepSeconds > 0) {
+  console.log(`\ndemo: the page stays up at ${url}/ : open it in a browser; Ctrl-C stops (or ${keepSeconds} s)`);
+  setTimeout(() => { stopServer(); process.exit(); }, keepSeconds * 1000);
+} else {
+  stopServer();
+}

@@ -11,9 +11,11 @@
 # SPIN=path picks another spin binary; DEPLOY_SKIP_BUILD=1 deploys what is built.
 
 SPIN               ?= spin
+# snippet: spin-setup
 SPIN_INSTALL_HINT  := curl -fsSL https://developer.fermyon.com/downloads/fwf_install.sh | bash && sudo mv ./spin /usr/local/bin/spin
 SPIN_PLUGIN_HINT   := spin plugin install aka
 SPIN_LOGIN_HINT    := spin aka login
+# end-snippet
 
 .PHONY: up deploy spin-present spin-aka-ready
 

@@ -10,6 +10,7 @@
 
 #include "common/embed/embedded.hpp"
 #include "common/json/json.hpp"
+#include "common/service/response_headers.hpp"
 #include "common/model/model_view.hpp"
 #include "common/service/bioes.hpp"
 #include "common/service/labels.hpp"
@@ -118,6 +119,14 @@ RedactResult redact_text(std::string_view text, bx::Profile& profile, Timings& t
     timings.encode_ms = ms_between(t_model, t_encode);
 
     const std::vector<Window> windows = plan_windows(static_cast<int>(content.ids.size()));
+    if (windows.size() > static_cast<std::size_t>(kMaxWindows)) {
+        result.error = {413, "the text is " + std::to_string(content.ids.size()) + " tokens (" +
+                                 std::to_string(windows.size()) + " windows); a request may hold at most " +
+                                 std::to_string(kMaxWindowTokens) + " tokens (" + std::to_string(kMaxWindows) +
+                                 " windows), so that every stage answers within the platform's 30 s; "
+                                 "split the text"};
+        return result;
+    }
     std::vector<float> logits;
     forward_windows(*model, content.ids, windows, profile, logits);
     const std::uint64_t t_forward = bx::now_ns();
@@ -206,7 +215,7 @@ http::Response redact(const http::Request& request) {
         redact_body(http::find_header(request.headers, "content-type"), request.body);
     http::Response response;
     response.status = reply.status;
-    response.headers.emplace_back("content-type", "application/json");
+    response.headers.emplace_back("content-type", std::string(kJsonType));
     if (!reply.server_timing.empty()) response.headers.emplace_back("server-timing", reply.server_timing);
     response.body = reply.body;
     return response;

@@ -1,11 +1,15 @@
 // Routing table and error format of the service. See router.hpp.
 #include "common/service/router.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <utility>
+
+#include "common/service/page.hpp"
+#include "common/service/response_headers.hpp"
 
 namespace bx::service {
 
@@ -43,7 +47,7 @@ std::string json_quote(std::string_view text) {
 http::Response error_response(int status, std::string_view message) {
     http::Response r;
     r.status = status;
-    r.headers.emplace_back("content-type", "application/json");
+    r.headers.emplace_back("content-type", std::string(kJsonType));
     r.body = "{\"error\":{\"status\":" + std::to_string(status) +
              ",\"message\":" + json_quote(message) + "}}";
     return r;
@@ -51,6 +55,14 @@ http::Response error_response(int status, std::string_view message) {
 
 http::Response stamped(http::Response response) {
     response.headers.emplace_back("x-bx-instance-requests", std::to_string(g_instance_requests));
+#if defined(__wasm__)
+    // Linear memory only grows, so its size now is the instance's peak so far:
+    // what the platform's 128 MiB memory limit is measured against.
+    constexpr std::size_t kWasmPage = 65536;
+    response.headers.emplace_back("x-bx-linear-memory-bytes",
+                                  std::to_string(__builtin_wasm_memory_size(0) * kWasmPage));
+#endif
+    add_security_headers(response);
     return response;
 }
 
@@ -58,7 +70,7 @@ http::Response stamped(http::Response response) {
 // is the instance start-up and network baseline on its own (as in the post).
 http::Response ping(const http::Request&) {
     http::Response r;
-    r.headers.emplace_back("content-type", "text/plain");
+    r.headers.emplace_back("content-type", std::string(kTextType));
     r.body = "pong";
     return r;
 }
@@ -68,7 +80,7 @@ http::Response ping(const http::Request&) {
 // POST /__test/echo-length: proves the whole body arrived.
 http::Response echo_length(const http::Request& request) {
     http::Response r;
-    r.headers.emplace_back("content-type", "application/json");
+    r.headers.emplace_back("content-type", std::string(kJsonType));
     r.body = "{\"length\":" + std::to_string(request.body.size()) + "}";
     return r;
 }
@@ -95,6 +107,9 @@ struct Route {
 };
 
 constexpr Route kRoutes[] = {
+    {"/", "GET", page_html},
+    {"/page.js", "GET", page_script},
+    {"/page.css", "GET", page_style},
     {"/ping", "GET", ping},
     // ---- POST /redact --------------------------------------------------------
     // Defined in common/service/redact.cpp. CMake sets BX_HAVE_REDACT=1 once that

@@ -13,6 +13,9 @@ namespace bx::service {
 // `x-bx-instance-requests`: how many requests this instance has answered,
 // counting this one. Spin (and `make serve`) create an instance per request,
 // so there it is always 1; a reused instance would show 2, 3, ...
+// In the component it also carries `x-bx-linear-memory-bytes` (the instance's
+// linear memory, i.e. its peak) and always the security headers of
+// response_headers.hpp.
 http::Response handle(const http::Request& request);
 
 // An error answer without routing (the HTTP glue uses it for 413 and for a body

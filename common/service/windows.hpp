@@ -24,6 +24,18 @@ inline constexpr int kWindowContent = kWindowPositions - 2;  // 254: minus <s> a
 inline constexpr int kWindowOverlap = 64;
 inline constexpr int kWindowStride = kWindowContent - kWindowOverlap;  // 190
 
+// The most windows one request may need. Akamai Functions stops a request
+// after 30 s, and stage 00 (the oracle, never optimised) spends about a
+// second per window on this project's machine (bench/results/limits-*.json,
+// `make limits`), so 16 windows leave it half the limit for slower hardware
+// and the instance's start. A text that needs more is refused with 413 and a
+// message naming its size and this one, instead of timing out in silence.
+// snippet: max-windows
+inline constexpr int kMaxWindows = 16;
+// The content tokens those windows hold: 190 * 15 + 254 = 3,104.
+inline constexpr int kMaxWindowTokens = kWindowStride * (kMaxWindows - 1) + kWindowContent;
+// end-snippet
+
 // The special ids the windows are built from (XLM-R layout, see assets/model/FORMAT.md).
 inline constexpr std::int32_t kBosId = 0;  // <s>
 inline constexpr std::int32_t kPadId = 1;  // <pad>

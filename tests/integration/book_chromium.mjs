@@ -5,9 +5,7 @@
 // every internal link points at a page and an anchor that exist. Saves a screenshot
 // to book/out/screenshot.png.
 //
-// Talks to Chromium with the DevTools protocol over a pipe (--remote-debugging-pipe:
-// fd 3 in, fd 4 out, messages separated by NUL), so it needs no npm package and no
-// WebSocket.
+// Talks to Chromium through lib/chromium.mjs (DevTools protocol over a pipe).
 //
 //   node tests/integration/book_chromium.mjs [--build] [--allow-draft]
 //     --build        run `make -f book/book.mk book` first
@@ -15,16 +13,15 @@
 // Exit 0 only if every check passed; the last line is "N passed, N failed".
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { launchChromium } from './lib/chromium.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = path.join(ROOT, 'book', 'out');
 const HTML = path.join(OUT, 'html');
 const args = process.argv.slice(2);
-const CHROMIUM = process.env.CHROMIUM || 'chromium';
 
 let passed = 0, failed = 0;
 function ok(cond, what) {
@@ -53,79 +50,8 @@ if (manifest.draft && !args.includes('--allow-draft')) {
     ok(head.startsWith('PK') && head.includes('mimetypeapplication/epub+zip'), 'book/out/bitexact.epub is an EPUB');
 }
 
-// ---------------------------------------------------------------------------
-// A minimal CDP client over the pipe.
-
-const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'book-chromium-'));
-const chrome = spawn(CHROMIUM, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--disable-dev-shm-usage', '--hide-scrollbars', '--mute-audio',
-    `--user-data-dir=${userDir}`, '--remote-debugging-pipe', 'about:blank',
-], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
-chrome.on('error', (e) => {
-    console.log(`FAIL: cannot start ${CHROMIUM} (${e.code || e.message}); install it with: make -f book/book.mk book-test-setup`);
-    failed++; cleanup(); finish(1);
-});
-let chromeErr = '';
-chrome.stderr.on('data', (d) => { chromeErr = (chromeErr + d).slice(-4000); });
-const toChrome = chrome.stdio[3], fromChrome = chrome.stdio[4];
-
-let nextId = 1;
-const pending = new Map();
-const waiters = [];
-let buf = Buffer.alloc(0);
-fromChrome.on('data', (chunk) => {
-    buf = Buffer.concat([buf, chunk]);
-    let z;
-    while ((z = buf.indexOf(0)) >= 0) {
-        const msg = JSON.parse(buf.subarray(0, z).toString('utf8'));
-        buf = buf.subarray(z + 1);
-        if (msg.id && pending.has(msg.id)) {
-            const { resolve, reject } = pending.get(msg.id);
-            pending.delete(msg.id);
-            if (msg.error) reject(new Error(`${msg.error.message} (${msg.error.code})`)); else resolve(msg.result);
-        } else if (msg.method) {
-            for (const w of [...waiters]) if (w.method === msg.method && (!w.sessionId || w.sessionId === msg.sessionId)) {
-                waiters.splice(waiters.indexOf(w), 1);
-                w.resolve(msg.params);
-            }
-        }
-    }
-});
-function send(method, params = {}, sessionId) {
-    const id = nextId++;
-    const msg = { id, method, params };
-    if (sessionId) msg.sessionId = sessionId;
-    toChrome.write(JSON.stringify(msg) + '\0');
-    return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        setTimeout(() => { if (pending.delete(id)) reject(new Error(`timeout: ${method}`)); }, 30000);
-    });
-}
-function waitFor(method, sessionId, ms = 30000) {
-    return new Promise((resolve, reject) => {
-        const w = { method, sessionId, resolve };
-        waiters.push(w);
-        setTimeout(() => { const i = waiters.indexOf(w); if (i >= 0) { waiters.splice(i, 1); reject(new Error(`timeout waiting for ${method}`)); } }, ms);
-    });
-}
-
-function cleanup() {
-    try { chrome.kill('SIGKILL'); } catch {}
-    try { fs.rmSync(userDir, { recursive: true, force: true }); } catch {}
-}
-// Chromium may still be writing its profile for a moment after the kill: remove
-// the profile again once it has exited (or after a second at most), then report.
-function shutdown(code) {
-    cleanup();
-    let done = false;
-    const end = () => { if (done) return; done = true; try { fs.rmSync(userDir, { recursive: true, force: true }); } catch {} finish(code); };
-    if (chrome.exitCode !== null || chrome.signalCode !== null) end();
-    else { chrome.once('exit', end); setTimeout(end, 1000); }
-}
-const guard = setTimeout(() => { console.log('FAIL: overall timeout (120 s)'); failed++; shutdown(1); }, 120000);
-chrome.on('exit', (code) => { if (pending.size) { pending.clear(); console.log(`FAIL: chromium exited (${code}): ${chromeErr.trim().split('\n').slice(-3).join(' | ')}`); failed++; finish(1); } });
+const chrome = launchChromium();
+const guard = setTimeout(() => { console.log('FAIL: overall timeout (120 s)'); failed++; chrome.close().then(() => finish(1)); }, 120000);
 
 // What a page looks like from inside: returned as JSON by Runtime.evaluate.
 const PROBE = `(() => {
@@ -149,19 +75,10 @@ const PROBE = `(() => {
 })()`;
 
 async function main() {
-    const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
-    const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
-    await send('Page.enable', {}, sessionId);
-    await send('Runtime.enable', {}, sessionId);
-    await send('Emulation.setDeviceMetricsOverride', { width: 1100, height: 1400, deviceScaleFactor: 1, mobile: false }, sessionId);
-
+    const page = await chrome.newPage({ width: 1100, height: 1400 });
     async function open(file) {
-        const loaded = waitFor('Page.loadEventFired', sessionId);
-        const nav = await send('Page.navigate', { url: pathToFileURL(path.join(HTML, file)).href }, sessionId);
-        if (nav.errorText) throw new Error(`${file}: ${nav.errorText}`);
-        await loaded;
-        const r = await send('Runtime.evaluate', { expression: PROBE, returnByValue: true }, sessionId);
-        return JSON.parse(r.result.value);
+        await page.goto(pathToFileURL(path.join(HTML, file)).href);
+        return JSON.parse(await page.evaluate(PROBE));
     }
 
     const pages = ['index.html', ...manifest.chapters.map((c) => c.html)];
@@ -186,8 +103,8 @@ async function main() {
         ok((nav.next || null) === (ch.next ? `${ch.next}.html` : null), `${where}: next link ${nav.next} (expected ${ch.next}.html)`);
         // Figures: every figure the manifest says the chapter includes, loaded.
         for (const name of ch.figures) {
-            const img = p.imgs.find((i) => i.src === `figures/${name}.svg`);
-            ok(img && img.complete && img.w > 0 && img.h > 0 && img.shown > 0, `${where}: figure ${name}.svg loaded and shown (${JSON.stringify(img)})`);
+            const img = p.imgs.find((i) => i.src === `figures/${name}.svg` || i.src === `figures/${name}.png`);
+            ok(img && img.complete && img.w > 0 && img.h > 0 && img.shown > 0, `${where}: figure ${name} loaded and shown (${JSON.stringify(img)})`);
         }
         for (const img of p.imgs) ok(img.complete && img.w > 0, `${where}: image ${img.src} loads`);
         ok(p.tables === ch.tables.length, `${where}: ${ch.tables.length} generated table(s) rendered (found ${p.tables})`);
@@ -219,11 +136,9 @@ async function main() {
     // The screenshot: the first stage chapter if there is one (code, figures, tables), else the first chapter.
     const shot = manifest.chapters.find((c) => c.stage) || manifest.chapters[0];
     await open(shot.html);
-    const { data } = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: false }, sessionId);
-    fs.writeFileSync(path.join(OUT, 'screenshot.png'), Buffer.from(data, 'base64'));
+    await page.screenshot(path.join(OUT, 'screenshot.png'));
     ok(fs.statSync(path.join(OUT, 'screenshot.png')).size > 10000, `screenshot of ${shot.html} saved to book/out/screenshot.png`);
-    await send('Browser.close').catch(() => {});
 }
 
-main().then(() => { clearTimeout(guard); pending.clear(); shutdown(); })
-    .catch((e) => { clearTimeout(guard); console.log(`FAIL: ${e.message}`); failed++; pending.clear(); shutdown(1); });
+main().then(() => { clearTimeout(guard); return chrome.close().then(() => finish()); })
+    .catch((e) => { clearTimeout(guard); console.log(`FAIL: ${e.message}`); failed++; return chrome.close().then(() => finish(1)); });

@@ -21,7 +21,7 @@ after(async () => { if (server) await server.stop(); });
 
 async function errorOf(res, status) {
   assert.equal(res.status, status);
-  assert.equal(res.headers.get('content-type'), 'application/json');
+  assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
   const body = await res.json();
   assert.equal(body.error.status, status);
   assert.equal(typeof body.error.message, 'string');

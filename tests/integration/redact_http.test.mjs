@@ -29,7 +29,7 @@ test('every eval text: 200, a consistent answer, a Server-Timing breakdown', asy
   for (const text of evalTexts()) {
     const res = await postRedact(server.url, JSON.stringify({ text }));
     assert.equal(res.status, 200, text.slice(0, 60));
-    assert.equal(res.headers.get('content-type'), 'application/json');
+    assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
     const timing = checkServerTiming(res.headers.get('server-timing'));
     assert.equal(timing.windows, expectedWindows(await contentTokens(text)), `windows for: ${text.slice(0, 60)}`);
     checkAnswer(text, await res.json());
@@ -75,7 +75,7 @@ for (const bad of BAD_INPUTS) {
   test(`${bad.what}: ${bad.status}, and the host survives`, async () => {
     const res = await postRedact(server.url, bad.body, bad.headers ?? JSON_TYPE);
     assert.equal(res.status, bad.status);
-    assert.equal(res.headers.get('content-type'), 'application/json');
+    assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
     const body = await res.json();
     assert.equal(body.error.status, bad.status);
     if (typeof bad.message === 'string') assert.equal(body.error.message, bad.message);

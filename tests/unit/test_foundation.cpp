@@ -34,14 +34,14 @@ TEST_CASE("GET /ping answers pong", "[router]") {
     const bx::http::Response r = bx::service::handle(request("GET", "/ping?probe=1"));
     CHECK(r.status == 200);
     CHECK(r.body == "pong");
-    CHECK(bx::http::find_header(r.headers, "Content-Type") == "text/plain");
+    CHECK(bx::http::find_header(r.headers, "Content-Type") == "text/plain; charset=utf-8");
 }
 
 TEST_CASE("unknown routes are 404 with a JSON error", "[router]") {
     const bx::http::Response r = bx::service::handle(request("GET", "/nowhere"));
     CHECK(r.status == 404);
     CHECK(r.body == R"({"error":{"status":404,"message":"no route for /nowhere"}})");
-    CHECK(bx::http::find_header(r.headers, "content-type") == "application/json");
+    CHECK(bx::http::find_header(r.headers, "content-type") == "application/json; charset=utf-8");
 }
 
 TEST_CASE("a known path with the wrong method is 405 with Allow", "[router]") {

@@ -32,6 +32,12 @@ TEST_CASE("window constants follow the contract", "[windows]") {
     STATIC_REQUIRE(bx::service::kWindowContent - bx::service::kWindowStride == 64);
 }
 
+TEST_CASE("the request limit is exactly kMaxWindows windows", "[windows]") {
+    STATIC_REQUIRE(bx::service::kMaxWindowTokens == 3104);
+    CHECK(plan_windows(bx::service::kMaxWindowTokens).size() == bx::service::kMaxWindows);
+    CHECK(plan_windows(bx::service::kMaxWindowTokens + 1).size() == bx::service::kMaxWindows + 1);
+}
+
 TEST_CASE("plan_windows at the boundary lengths", "[windows]") {
     CHECK(plan_windows(0).empty());
     CHECK(as_pairs(plan_windows(1)) == Pairs{{0, 1}});

@@ -1,0 +1,100 @@
+// Akamai Functions' limits, measured on a served component: the application
+// size, the instance's memory and the request time. Shared by `make limits`
+// (bench/limits.mjs, every stage, into a results file) and by the test that
+// runs in `make test` (tests/integration/limits.test.mjs, the latest stage).
+//
+// Three requests, each to a fresh instance (common/host/serve.mjs):
+//   largest  the most tokens a request may hold (kMaxWindowTokens, 16 windows),
+//            as real prose: the eval corpus's texts, repeated and cut at a word
+//   over     that text plus a few words: must be refused with 413, quickly
+//   body     a body of exactly the transport limit (8 MiB, a short text and a
+//            padding member): the most memory a request can make us hold
+// The component reports its linear memory in x-bx-linear-memory-bytes
+// (router.cpp); memory only grows, so that is the instance's peak.
+import { statSync } from 'node:fs';
+import { startServer } from '../../tests/integration/lib/server.mjs';
+import { checkServerTiming, contentTokens, evalTexts, postRedact } from '../../tests/integration/redact_lib.mjs';
+
+export const PLATFORM = {
+  // Akamai Functions "Quotas and limits" (techdocs.akamai.com/akamai-functions/docs/quotas-and-limits):
+  // memory per execution, app size, request handler duration. (Request and
+  // response: 10 MiB, above our own 8 MiB transport limit.)
+  app_bytes: 50 * 1024 * 1024,
+  memory_bytes: 128 * 1024 * 1024,
+  request_ms: 30_000,
+};
+export const MAX_WINDOW_TOKENS = 190 * 15 + 254;  // common/service/windows.hpp: kMaxWindowTokens
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;    // common/http/http.hpp: kMaxRequestBodyBytes
+
+// The longest prefix (whole words) of the eval texts, repeated, with at most
+// `tokens` content tokens by the reference tokenizer.
+export async function textOfTokens(tokens) {
+  const words = evalTexts().join('\n\n').split(/(?<=\s)/);  // keeps each word's trailing space
+  let all = [];
+  while ((await contentTokens(all.join(''))) < tokens) all = all.concat(words);
+  let lo = 0, hi = all.length;  // the largest n with tokens(all[0..n)) <= tokens
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if ((await contentTokens(all.slice(0, mid).join('').trimEnd())) <= tokens) lo = mid; else hi = mid - 1;
+  }
+  const text = all.slice(0, lo).join('').trimEnd();
+  return { text, tokens: await contentTokens(text), overText: all.slice(0, lo + 8).join('').trimEnd() };
+}
+
+async function timed(url, body) {
+  const t0 = performance.now();
+  const res = await postRedact(url, body);
+  const text = await res.text();
+  return {
+    status: res.status,
+    client_ms: +(performance.now() - t0).toFixed(1),
+    memory_bytes: Number(res.headers.get('x-bx-linear-memory-bytes')),
+    server_timing: res.headers.get('server-timing'),
+    body: text,
+  };
+}
+
+// Measures one component. repeats: how many times the largest request is sent
+// (each to a fresh instance); the slowest is kept, as the limit is a maximum.
+export async function measureLimits(component, { repeats = 1, texts = null } = {}) {
+  const t = texts ?? await textOfTokens(MAX_WINDOW_TOKENS);
+  const server = await startServer(component);
+  try {
+    const largest = [];
+    for (let i = 0; i < repeats; i++) largest.push(await timed(server.url, JSON.stringify({ text: t.text })));
+    const over = await timed(server.url, JSON.stringify({ text: t.overText }));
+    const head = JSON.stringify({ text: 'Anna Weber, 030 1234567.', pad: '' });
+    const body = head.slice(0, -2) + 'x'.repeat(MAX_BODY_BYTES - head.length) + '"}';
+    const big = await timed(server.url, body);
+    const slowest = largest.reduce((a, b) => (b.client_ms > a.client_ms ? b : a));
+    const timing = slowest.status === 200 ? checkServerTiming(slowest.server_timing) : null;
+    return {
+      component_bytes: statSync(component).size,
+      largest: {
+        tokens: t.tokens, windows: timing?.windows ?? null, status: slowest.status,
+        requests: repeats, slowest_client_ms: slowest.client_ms, slowest_total_ms: timing?.total ?? null,
+        memory_bytes: Math.max(...largest.map((r) => r.memory_bytes)),
+      },
+      over: { status: over.status, message: over.status === 200 ? null : JSON.parse(over.body).error.message, client_ms: over.client_ms, memory_bytes: over.memory_bytes },
+      body: { bytes: body.length, status: big.status, client_ms: big.client_ms, memory_bytes: big.memory_bytes },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+// The limits a measurement breaks, as sentences (empty when it fits).
+export function limitProblems(m, platform = PLATFORM) {
+  const problems = [];
+  const mib = (b) => `${(b / 1048576).toFixed(1)} MiB`;
+  if (!(m.component_bytes <= platform.app_bytes)) problems.push(`component ${mib(m.component_bytes)} > ${mib(platform.app_bytes)}`);
+  if (m.largest.status !== 200) problems.push(`the largest accepted request answered ${m.largest.status}`);
+  if (m.largest.windows !== 16) problems.push(`the largest accepted request used ${m.largest.windows} windows, not 16`);
+  for (const [what, r] of [['largest request', m.largest], ['over-limit request', m.over], ['8 MiB body', m.body]]) {
+    if (!(r.memory_bytes > 0 && r.memory_bytes <= platform.memory_bytes)) problems.push(`${what}: linear memory ${mib(r.memory_bytes)} > ${mib(platform.memory_bytes)}`);
+  }
+  if (!(m.largest.slowest_client_ms < platform.request_ms)) problems.push(`largest request took ${m.largest.slowest_client_ms} ms >= ${platform.request_ms} ms`);
+  if (m.over.status !== 413) problems.push(`one window over the limit answered ${m.over.status}, not 413`);
+  if (m.body.status !== 200) problems.push(`an 8 MiB body with a short text answered ${m.body.status}`);
+  return problems;
+}
