@@ -26,7 +26,7 @@ let server, chrome, page;
 before(async () => {
   server = await startServer(component);
   chrome = launchChromium({ timeoutMs: 60_000 });
-  page = await chrome.newPage({ width: 1000, height: 1250 });
+  page = await chrome.newPage({ width: 1000, height: 1480 });
   if (mutate === 'innerhtml') {
     await chrome.send('Fetch.enable', { patterns: [{ urlPattern: '*/page.js' }] }, page.sessionId);
     chrome.onEvent('Fetch.requestPaused', async ({ requestId }, sessionId) => {
