@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, stageNames, wasmBuild } from '../tests/integration/lib/env.mjs';
+import { root, stageByNumber, stageNames, wasmBuild } from '../tests/integration/lib/env.mjs';
 import { git, provenance } from '../tests/integration/redact_lib.mjs';
 import { MAX_WINDOW_TOKENS, PLATFORM, limitProblems, measureLimits, textOfTokens } from './lib/limits.mjs';
 
@@ -29,8 +29,7 @@ function parseArgs(argv) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  const all = stageNames();
-  const stages = o.stages ? o.stages.map((nn) => all.find((d) => d.startsWith(`${nn}-`)) ?? (() => { throw new Error(`no stage ${nn}`); })()) : all;
+  const stages = o.stages ? o.stages.map(stageByNumber) : stageNames();
   const loadBefore = os.loadavg()[0];
   const texts = await textOfTokens(MAX_WINDOW_TOKENS);
   const results = {};

@@ -17,7 +17,7 @@
 import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, stageNames, wasmBuild } from '../tests/integration/lib/env.mjs';
+import { root, stageByNumber, stageNames, wasmBuild } from '../tests/integration/lib/env.mjs';
 import { startServer } from '../tests/integration/lib/server.mjs';
 import { evalTexts, git } from '../tests/integration/redact_lib.mjs';
 import { summarize } from './lib/stats.mjs';
@@ -92,9 +92,7 @@ function treeRssBytes(pid) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  const stages = stageNames();
-  const stage = o.stage ? stages.find((s) => s.startsWith(`${o.stage}-`)) : stages.at(-1);
-  if (!stage) throw new Error(`no stage ${o.stage}`);
+  const stage = o.stage ? stageByNumber(o.stage) : stageNames().at(-1);
   const kinds = requestKinds();
   const loadBefore = os.loadavg()[0];
   const server = await startServer(path.join(wasmBuild, 'stages', stage, 'component.wasm'));

@@ -11,11 +11,11 @@
 // --stage names the stage that was deployed: its local component's size and
 // sha256 are recorded, so a reader can tell what ran. The client's round trip
 // includes the network; the Server-Timing fields are the instance's own.
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { root, wasmBuild } from '../tests/integration/lib/env.mjs';
+import { root, stageByNumber, wasmBuild } from '../tests/integration/lib/env.mjs';
 import { git, provenance } from '../tests/integration/redact_lib.mjs';
 import { measureTexts } from './lib/serving.mjs';
 
@@ -45,8 +45,7 @@ async function main() {
 
   let stage = null, component = null;
   if (o.stage) {
-    stage = readdirSync(path.join(root, 'stages')).find((d) => d.startsWith(`${o.stage}-`) || d === o.stage);
-    if (!stage) throw new Error(`no stage ${o.stage}`);
+    stage = stageByNumber(o.stage);
     const file = path.join(wasmBuild, 'stages', stage, 'component.wasm');
     if (existsSync(file)) {
       component = { path: path.relative(root, file), bytes: statSync(file).size,

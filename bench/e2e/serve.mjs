@@ -11,11 +11,11 @@
 // Writes bench/results/serve-<stages>.json: per stage the component's size and
 // sha256, and per text the median of every Server-Timing field and of the
 // client's round trip, with machine, load, Node and commit.
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { root, wasmBuild } from '../../tests/integration/lib/env.mjs';
+import { root, stageByNumber, wasmBuild } from '../../tests/integration/lib/env.mjs';
 import { startServer } from '../../tests/integration/lib/server.mjs';
 import { git, provenance } from '../../tests/integration/redact_lib.mjs';
 import { measureTexts } from '../lib/serving.mjs';
@@ -33,16 +33,10 @@ function parseArgs(argv) {
   return o;
 }
 
-// "03" -> "03-simd-attention", from the stage directories (the only place names live).
-function stageName(nn) {
-  const dir = readdirSync(path.join(root, 'stages')).find((d) => d.startsWith(`${nn}-`) || d === nn);
-  if (!dir) throw new Error(`no stage directory for ${nn}`);
-  return dir;
-}
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  const stages = o.stages.map(stageName);
+  const stages = o.stages.map(stageByNumber);
   const loadBefore = os.loadavg()[0];
   const servers = {};
   const components = {};

@@ -10,11 +10,11 @@
 
 #include "common/embed/embedded.hpp"
 #include "common/json/json.hpp"
-#include "common/service/response_headers.hpp"
 #include "common/model/model_view.hpp"
 #include "common/service/bioes.hpp"
 #include "common/service/labels.hpp"
 #include "common/service/redact_request.hpp"
+#include "common/service/response_headers.hpp"
 #include "common/service/router.hpp"
 #include "common/service/windows.hpp"
 #include "common/stage/stage.hpp"

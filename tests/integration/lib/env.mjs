@@ -18,3 +18,10 @@ export function stageNames() {
 }
 
 export const firstStage = process.env.BX_FIRST_STAGE || stageNames()[0];
+
+// "03" (or "03-simd-attention") -> "03-simd-attention"; throws for no such stage.
+export function stageByNumber(nn) {
+  const dir = stageNames().find((d) => d.startsWith(`${nn}-`) || d === nn);
+  if (!dir) throw new Error(`no stage directory stages/${nn}-*`);
+  return dir;
+}
