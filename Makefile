@@ -111,7 +111,7 @@ LAST_STAGE_NUM := $(firstword $(subst -, ,$(notdir $(lastword $(STAGE_DIRS)))))
 $(SANITIZE_BUILD)/CMakeCache.txt:
 	$(CMAKE_SANITIZE)
 build-sanitize: setup $(SANITIZE_BUILD)/CMakeCache.txt
-	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target bx_unit_tests stage_00_cli stage_$(LAST_STAGE_NUM)_cli
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target bx_unit_tests stage_00_cli stage_$(LAST_STAGE_NUM)_cli bx_fuzz_targets
 
 # ---- test -----------------------------------------------------------------
 # The integration components (test routes, and the mutant) are built on demand.

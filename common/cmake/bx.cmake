@@ -153,6 +153,41 @@ function(bx_component target stage_lib glue router out_name)
   add_custom_target(${target} DEPENDS "${_component}")
 endfunction()
 
+# bx_mutated_copy(<out> <source> <point> <from> <to>): a deliberate break for a
+# check to catch. When <source> has a line `// mutation-point: <point>`, writes
+# a copy of it under this directory's build tree in which the next line's first
+# <from> is <to>, and sets <out> to the copy's path; otherwise sets <out> empty.
+# The copy is rewritten only when it changes, and follows edits of <source>.
+function(bx_mutated_copy out source point from to)
+  set(${out} "" PARENT_SCOPE)
+  file(READ "${source}" _text)
+  string(FIND "${_text}" "mutation-point: ${point}\n" _at)
+  if(_at LESS 0)
+    return()
+  endif()
+  string(LENGTH "mutation-point: ${point}\n" _marker_length)
+  math(EXPR _line_start "${_at} + ${_marker_length}")
+  string(SUBSTRING "${_text}" 0 ${_line_start} _before)
+  string(SUBSTRING "${_text}" ${_line_start} -1 _after)
+  string(FIND "${_after}" "\n" _line_end)
+  string(SUBSTRING "${_after}" 0 ${_line_end} _line)
+  string(SUBSTRING "${_after}" ${_line_end} -1 _rest)
+  string(FIND "${_line}" "${from}" _hit)
+  if(_hit LESS 0)
+    message(FATAL_ERROR "${source}: the line after 'mutation-point: ${point}' has no '${from}'")
+  endif()
+  string(SUBSTRING "${_line}" 0 ${_hit} _head)
+  string(LENGTH "${from}" _from_length)
+  math(EXPR _tail_at "${_hit} + ${_from_length}")
+  string(SUBSTRING "${_line}" ${_tail_at} -1 _tail)
+  get_filename_component(_base "${source}" NAME)
+  set(_copy "${CMAKE_CURRENT_BINARY_DIR}/mutant-${point}/${_base}")
+  file(WRITE "${_copy}.new" "${_before}${_head}${to}${_tail}${_rest}")
+  configure_file("${_copy}.new" "${_copy}" COPYONLY)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${source}")
+  set(${out} "${_copy}" PARENT_SCOPE)
+endfunction()
+
 # bx_stage(): the whole CMakeLists.txt of a stage directory stages/NN-name/.
 function(bx_stage)
   get_filename_component(_name "${CMAKE_CURRENT_SOURCE_DIR}" NAME)  # "00-naive"
@@ -259,6 +294,65 @@ function(bx_stage)
     target_sources(${_lib}_cli PRIVATE ${_extra_commands})
   endif()
   set(_libs ${_lib})
+  # The sanitizer build's fuzz targets (tests/fuzz) put two stages' tokenizers
+  # in one program (the differential target: stage 00's Unigram step against
+  # the last stage's), which their shared namespace forbids. So each stage
+  # there also gets its tokenizer sources compiled with bx::stage renamed
+  # bx::stage_NN (a macro: `stage` is no other identifier in those files).
+  if(BX_SANITIZE)
+    set(_tokenizer_sources "")
+    foreach(_source ${_sources})
+      get_filename_component(_base "${_source}" NAME)
+      if(_base MATCHES "^(unigram|tokenizer_|vocab_blob)")
+        list(APPEND _tokenizer_sources "${_source}")
+      endif()
+    endforeach()
+    if(_tokenizer_sources)
+      add_library(${_lib}_tokenizer_renamed STATIC EXCLUDE_FROM_ALL ${_tokenizer_sources})
+      target_include_directories(${_lib}_tokenizer_renamed PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+      target_compile_definitions(${_lib}_tokenizer_renamed PRIVATE "stage=stage_${_nn}")
+      target_link_libraries(${_lib}_tokenizer_renamed PUBLIC bx_common)
+      list(APPEND _libs ${_lib}_tokenizer_renamed)
+      # Mutants of that copy, one per mutation point marked in the tokenizer's
+      # files (`// mutation-point: <name>`; bx_mutated_copy): the tokenizer's
+      # files copied to mutant-<name>/, the marked one mutated, compiled as
+      # ${_lib}_tokenizer_<name> whose include path puts the copies first.
+      # tiebreak: the post's `>` made `>=` (as `make tokcheck-mutant`), which
+      # the differential fuzz target must catch; piece-order: the blob reader
+      # leaves the last piece's offsets unchecked (the blob fuzz target).
+      bx_glob(_tokenizer_files "${CMAKE_CURRENT_SOURCE_DIR}/unigram*" "${CMAKE_CURRENT_SOURCE_DIR}/tokenizer_*"
+              "${CMAKE_CURRENT_SOURCE_DIR}/vocab_blob*")
+      foreach(_point "tiebreak| > | >= " "piece-order|id < blob.pieces_|id + 1 < blob.pieces_")
+        string(REPLACE "|" ";" _point "${_point}")
+        list(GET _point 0 _point_name)
+        list(GET _point 1 _point_from)
+        list(GET _point 2 _point_to)
+        set(_point_copies "")
+        set(_mutated FALSE)
+        foreach(_file ${_tokenizer_files})
+          bx_mutated_copy(_copy "${_file}" ${_point_name} "${_point_from}" "${_point_to}")
+          if(_copy)
+            set(_mutated TRUE)
+          else()
+            get_filename_component(_base "${_file}" NAME)
+            set(_copy "${CMAKE_CURRENT_BINARY_DIR}/mutant-${_point_name}/${_base}")
+            configure_file("${_file}" "${_copy}" COPYONLY)
+          endif()
+          list(APPEND _point_copies "${_copy}")
+        endforeach()
+        if(NOT _mutated)
+          continue()
+        endif()
+        list(FILTER _point_copies INCLUDE REGEX "\\.cpp$")
+        add_library(${_lib}_tokenizer_${_point_name} STATIC EXCLUDE_FROM_ALL ${_point_copies})
+        target_include_directories(${_lib}_tokenizer_${_point_name} BEFORE PUBLIC "${CMAKE_CURRENT_BINARY_DIR}/mutant-${_point_name}")
+        target_include_directories(${_lib}_tokenizer_${_point_name} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+        target_compile_definitions(${_lib}_tokenizer_${_point_name} PRIVATE "stage=stage_${_nn}")
+        target_link_libraries(${_lib}_tokenizer_${_point_name} PUBLIC bx_common)
+        list(APPEND _libs ${_lib}_tokenizer_${_point_name})
+      endforeach()
+    endif()
+  endif()
   set(_failing_json "")
   set(_sweep_json "")
   set(_traps_json "")

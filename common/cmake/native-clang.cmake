@@ -25,7 +25,10 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT "-fuse-ld=lld")
 # -O1 -gline-tables-only: what ASan's documentation suggests, and half the
 # compile time of -O2 -g.
 if(BX_SANITIZE)
-  set(_bx_sanitize "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer")
+  # fuzzer-no-link: libFuzzer's coverage and comparison hooks in every object,
+  # so the fuzz targets (tests/fuzz) see inside common/ and the stages; in the
+  # other programs the sanitizer runtime's empty hooks answer them.
+  set(_bx_sanitize "-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer")
   set(CMAKE_C_FLAGS_RELEASE_INIT "-O1 -gline-tables-only")
   set(CMAKE_CXX_FLAGS_RELEASE_INIT "-O1 -gline-tables-only")
   string(APPEND CMAKE_C_FLAGS_INIT " ${_bx_sanitize}")

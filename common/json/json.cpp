@@ -214,6 +214,8 @@ private:
     }
 
     bool parse_hex4(std::uint32_t& out) {
+        // The JSON fuzz target's mutant reads one byte short here (tests/fuzz).
+        // mutation-point: hex4-bound
         if (end_ - p_ < 4) return fail("truncated \\u escape");
         out = 0;
         for (int i = 0; i < 4; ++i) {
