@@ -57,6 +57,8 @@ help:
 	@echo "  build-native          $(NATIVE_BUILD): unit tests, native CLIs"
 	@echo "  test-sanitize         the unit tests and the CLIs of stage 00 and the last stage under"
 	@echo "                        ASan + UBSan ($(SANITIZE_BUILD)); part of make test"
+	@echo "  fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS=a,b] [FUZZ_RECORD=1]  the libFuzzer targets (tests/fuzz);"
+	@echo "                        fuzz-mutants, fuzz-seeds, fuzz-tokcheck (tests/tests.mk)"
 	@echo "  serve [STAGE=NN] [PORT=P]  run a stage's component with jco serve, a fresh instance"
 	@echo "                        per request (as Spin does); Ctrl-C stops it"
 	@echo "  diff STAGE=NN         what stage NN changed: previous stage dir vs stages/NN-*"
@@ -105,8 +107,9 @@ build-wasm: setup $(WASM_BUILD)/CMakeCache.txt
 build-native: setup $(NATIVE_BUILD)/CMakeCache.txt
 	cmake --build $(NATIVE_BUILD) -j $(JOBS)
 
-# The sanitizer build (ASan + UBSan): the unit tests and the CLIs of stage 00
-# and of the last stage, nothing else (tests/CMakeLists.txt runs them).
+# The sanitizer build (ASan + UBSan): the unit tests, the CLIs of stage 00 and
+# of the last stage, and the fuzz targets (tests/fuzz), nothing else
+# (tests/CMakeLists.txt runs them).
 LAST_STAGE_NUM := $(firstword $(subst -, ,$(notdir $(lastword $(STAGE_DIRS)))))
 $(SANITIZE_BUILD)/CMakeCache.txt:
 	$(CMAKE_SANITIZE)

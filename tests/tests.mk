@@ -6,7 +6,8 @@
 #   make fuzz-mutants   every target's mutant twin must be caught
 #   make fuzz-seeds     rewrite tests/fuzz/seeds/ (each target makes its own)
 #   make fuzz-tokcheck  what the tokenizer targets' corpora hold, through the
-#                       Hugging Face reference (tokcheck) for stage 00 and the last stage
+#                       Hugging Face reference (tokcheck) for stage 00 and the last
+#                       stage (bench/results/check-fuzz-tokcheck-NN.txt)
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS    ?= 2
 FUZZ_RUN := $(NODE) tests/fuzz/fuzz.mjs --build $(SANITIZE_BUILD) --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) \
@@ -33,5 +34,6 @@ FUZZ_TOKCHECK_CORPUS := build/fuzz/tokcheck.jsonl
 fuzz-tokcheck:
 	$(NODE) tests/fuzz/corpus-to-jsonl.mjs --from build/fuzz/corpus/tokenizer,build/fuzz/corpus/unigram_diff \
 	  --max $(or $(FUZZ_TOKCHECK_MAX),3000) -o $(FUZZ_TOKCHECK_CORPUS)
-	$(MAKE) tokcheck STAGE=00 CORPUS=$(FUZZ_TOKCHECK_CORPUS)
-	$(MAKE) tokcheck CORPUS=$(FUZZ_TOKCHECK_CORPUS)
+	@set -o pipefail; for s in 00 $(LAST_STAGE_NUM); do \
+	  $(MAKE) tokcheck STAGE=$$s CORPUS=$(FUZZ_TOKCHECK_CORPUS) 2>&1 | tee bench/results/check-fuzz-tokcheck-$$s.txt || exit $$?; \
+	done

@@ -19,12 +19,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     bx::fuzz::write_seeds_if_asked([](std::vector<std::string>& seeds) {
         // Request bodies as clients send them, a slice of every shape, and
         // the escapes the parser decodes.
-        for (const std::string& text : bx::fuzz::corpus_texts(BX_ROOT "/assets/corpora/handwritten.jsonl")) {
-            std::string body = "{\"text\": ";
-            bx::json::append_string(body, text);
-            body += "}";
-            seeds.push_back(body);
-        }
+        seeds = bx::fuzz::handwritten_request_bodies();
         seeds.push_back(R"({"a": [1, -2.5e+3, 0.1, true, false, null, {"b": {}}, []], "c": "\u00e9\ud83d\ude00\n\t\"\\\/"})");
         seeds.push_back(R"([[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]])");
         seeds.push_back(R"("\u0041\u00")");

@@ -204,12 +204,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     bx::fuzz::write_seeds_if_asked([](std::vector<std::string>& seeds) {
         // POST /redact with JSON, each hand-written text; then one of each
         // route, Content-Type and refusal.
-        for (const std::string& text : bx::fuzz::corpus_texts(BX_ROOT "/assets/corpora/handwritten.jsonl")) {
-            std::string body = "{\"text\": ";
-            bx::json::append_string(body, text);
-            body += "}";
-            seeds.push_back(std::string("\x00\x00\x00", 3) + body);
-        }
+        for (const std::string& body : bx::fuzz::handwritten_request_bodies()) seeds.push_back(std::string("\x00\x00\x00", 3) + body);
         for (std::size_t m = 0; m < std::size(kMethods); ++m) {
             for (std::size_t p = 0; p <= std::size(kPaths); ++p) {
                 std::string seed{static_cast<char>(m), static_cast<char>(p), static_cast<char>(kNoContentType)};

@@ -23,6 +23,17 @@ std::vector<std::string> corpus_texts(const std::string& path) {
     return texts;
 }
 
+std::vector<std::string> handwritten_request_bodies() {
+    std::vector<std::string> bodies;
+    for (const std::string& text : corpus_texts(BX_ROOT "/assets/corpora/handwritten.jsonl")) {
+        std::string body = "{\"text\": ";
+        bx::json::append_string(body, text);
+        body += "}";
+        bodies.push_back(body);
+    }
+    return bodies;
+}
+
 void write_seeds_if_asked(const std::function<void(std::vector<std::string>&)>& make) {
     const char* dir = std::getenv("BX_FUZZ_WRITE_SEEDS");
     if (!dir || !*dir) return;

@@ -43,6 +43,10 @@ inline std::string read_file(const std::string& path) {
 // The "text" member of each line of a JSONL corpus (read with our JSON reader).
 std::vector<std::string> corpus_texts(const std::string& path);
 
+// Each hand-written text (assets/corpora/handwritten.jsonl) as a request
+// body, {"text": "..."}.
+std::vector<std::string> handwritten_request_bodies();
+
 // If BX_FUZZ_WRITE_SEEDS is set: calls make(seeds) and writes seed i as
 // <dir>/seed-NNN, then exits. Otherwise does nothing.
 void write_seeds_if_asked(const std::function<void(std::vector<std::string>&)>& make);
