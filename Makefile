@@ -96,10 +96,12 @@ build: build-wasm build-native
 
 # Configure once; afterwards CMake re-configures by itself when globbed
 # sources, stage directories or embedded assets change.
+# A configure that fails leaves a CMakeCache.txt but no build files: remove it,
+# so that the next make configures again instead of calling a missing Makefile.
 $(WASM_BUILD)/CMakeCache.txt:
-	$(CMAKE_WASM)
+	$(CMAKE_WASM) || { rm -f $@; exit 1; }
 $(NATIVE_BUILD)/CMakeCache.txt:
-	$(CMAKE_NATIVE)
+	$(CMAKE_NATIVE) || { rm -f $@; exit 1; }
 
 build-wasm: setup $(WASM_BUILD)/CMakeCache.txt
 	cmake --build $(WASM_BUILD) -j $(JOBS)
@@ -112,7 +114,7 @@ build-native: setup $(NATIVE_BUILD)/CMakeCache.txt
 # (tests/CMakeLists.txt runs them).
 LAST_STAGE_NUM := $(firstword $(subst -, ,$(notdir $(lastword $(STAGE_DIRS)))))
 $(SANITIZE_BUILD)/CMakeCache.txt:
-	$(CMAKE_SANITIZE)
+	$(CMAKE_SANITIZE) || { rm -f $@; exit 1; }
 build-sanitize: setup $(SANITIZE_BUILD)/CMakeCache.txt
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target bx_unit_tests stage_00_cli stage_$(LAST_STAGE_NUM)_cli bx_fuzz_targets
 

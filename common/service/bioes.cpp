@@ -58,7 +58,8 @@ public:
 
     void close() {
         if (!open_) return;
-        current_.score = sum_ / static_cast<float>(current_.last - current_.first + 1);
+        current_.probability_sum = sum_;
+        current_.score = sum_ / static_cast<float>(current_.tokens());
         out_.push_back(current_);
         open_ = false;
     }

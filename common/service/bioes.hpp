@@ -42,6 +42,8 @@ struct TokenSpan {
     int last = 0;
     int type = 0;          // index into LabelScheme::types
     float score = 0.0f;    // mean of the tokens' probabilities, see below
+    float probability_sum = 0.0f;  // the sum that mean divides (kept for merging)
+    int tokens() const { return last - first + 1; }
 };
 
 // Applies the rules above. Each span's score is the mean probability of its

@@ -2,14 +2,22 @@
 
 #include <algorithm>
 
+#include "common/text/words.hpp"
+
 namespace bx::service {
 
 std::vector<Entity> locate_entities(std::string_view text, const std::vector<TokenSpan>& spans,
                                     std::span<const ByteRange> token_bytes,
                                     const LabelScheme& scheme) {
-    std::vector<Entity> entities;
-    CodePointCounter counter(text);
-    std::size_t previous_end = 0;
+    struct Placed {
+        ByteRange range;
+        int type = 0;
+        float score = 0.0f;
+        float probability_sum = 0.0f;
+        int tokens = 0;
+    };
+    std::vector<Placed> placed;
+    const bx::words::WordMap words(spans.empty() ? std::string_view() : text);
     for (const TokenSpan& span : spans) {
         if (span.first < 0 || span.last < span.first ||
             static_cast<std::size_t>(span.last) >= token_bytes.size()) {
@@ -22,24 +30,41 @@ std::vector<Entity> locate_entities(std::string_view text, const std::vector<Tok
             range.end = std::max(range.end, r.end);
         }
         range = trim_whitespace(text, snap_to_characters(text, range));
-        if (range.begin < previous_end) {
-            range.begin = std::min(previous_end, range.end);
-            range = trim_whitespace(text, range);
-        }
         if (range.empty()) continue;
+        // The entity tests, the request fuzz target and its second mutant check this.
+        // mutation-point: whole-words
+        words.widen_to_words(range.begin, range.end);
 
+        placed.push_back({range, span.type, span.score, span.probability_sum, span.tokens()});
+        // Merge backwards while the newest overlaps the one before it; this
+        // keeps the list sorted and disjoint whatever order the offsets come in.
+        while (placed.size() >= 2 && placed.back().range.begin < placed[placed.size() - 2].range.end) {
+            const Placed later = placed.back();
+            placed.pop_back();
+            Placed& earlier = placed.back();
+            earlier.range.begin = std::min(earlier.range.begin, later.range.begin);
+            earlier.range.end = std::max(earlier.range.end, later.range.end);
+            earlier.probability_sum += later.probability_sum;
+            earlier.tokens += later.tokens;
+            earlier.score = earlier.probability_sum / static_cast<float>(earlier.tokens);
+        }
+    }
+
+    std::vector<Entity> entities;
+    entities.reserve(placed.size());
+    CodePointCounter counter(text);
+    for (const Placed& p : placed) {
         Entity entity;
-        entity.label = span.type >= 0 && static_cast<std::size_t>(span.type) < scheme.types.size()
-                           ? scheme.types[static_cast<std::size_t>(span.type)]
+        entity.label = p.type >= 0 && static_cast<std::size_t>(p.type) < scheme.types.size()
+                           ? scheme.types[static_cast<std::size_t>(p.type)]
                            : std::string("UNKNOWN");
-        entity.bytes = range;
-        entity.start = counter.at(range.begin);
+        entity.bytes = p.range;
+        entity.start = counter.at(p.range.begin);
         // The request fuzz target's mutant ends each entity one code point early.
         // mutation-point: entity-end
-        entity.end = counter.at(range.end);
-        entity.text = std::string(text.substr(range.begin, range.end - range.begin));
-        entity.score = span.score;
-        previous_end = range.end;
+        entity.end = counter.at(p.range.end);
+        entity.text = std::string(text.substr(p.range.begin, p.range.end - p.range.begin));
+        entity.score = p.score;
         entities.push_back(std::move(entity));
     }
     return entities;

@@ -29,11 +29,16 @@ struct Entity {
 
 // Maps each span to the original text. `token_bytes[t]` is content token t's
 // byte range (the tokenizer's offsets). A span covers from the smallest begin
-// to the largest end of its tokens, widened to whole characters, then
-// whitespace-trimmed. Entities never overlap: one that starts before the
-// previous one ends (possible when normalisation makes two tokens share one
-// character, e.g. a ligature) starts where the previous one ends instead, and
-// an entity left empty is dropped. Result sorted by position.
+// to the largest end of its tokens, widened to whole characters, trimmed of
+// whitespace, then widened to whole words (common/text/words.hpp): an entity
+// never starts or ends inside a word. When the model's span cuts a word
+// ("ency" of "emergency", "Web" of "Weber") the entity takes the whole word:
+// a redactor hides a little too much rather than leak the rest of a name.
+// Entities never overlap: one that would overlap the entity before it (two
+// spans cutting the same word, or a ligature that two tokens share) is merged
+// into that entity, which keeps its label and scores the mean over all the
+// merged tokens (each span's probability sum added in span order, divided by
+// the total token count). Result sorted by position, empty ranges dropped.
 std::vector<Entity> locate_entities(std::string_view text, const std::vector<TokenSpan>& spans,
                                     std::span<const ByteRange> token_bytes,
                                     const LabelScheme& scheme);

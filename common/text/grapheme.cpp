@@ -3,39 +3,21 @@
 // of 11 bytes, normalised character by character, so the accent survives).
 #include "common/text/grapheme.hpp"
 
+#include "common/text/range_table.hpp"
 #include "common/text/utf8.hpp"
 
 namespace bx::grapheme {
 
-namespace {
-
-// Binary search of a sorted range table; `none` outside every range.
-template <typename Range, typename Value>
-Value lookup(const Range* ranges, std::size_t count, char32_t c, Value none) {
-    std::size_t lo = 0, hi = count;
-    while (lo < hi) {
-        std::size_t mid = (lo + hi) / 2;
-        if (ranges[mid].last < c) {
-            lo = mid + 1;
-        } else if (ranges[mid].first > c) {
-            hi = mid;
-        } else {
-            return ranges[mid].value;
-        }
-    }
-    return none;
-}
-
-}  // namespace
+using bx::text::lookup_range;
 
 GraphemeClass class_of(char32_t c) {
     if (c >= 0x20 && c < 0x7F) return GraphemeClass::Other;  // printable ASCII
-    return lookup(kClassRanges, kClassRangeCount, c, GraphemeClass::Other);
+    return lookup_range(kClassRanges, kClassRangeCount, c, GraphemeClass::Other);
 }
 
 ConjunctClass conjunct_class_of(char32_t c) {
     if (c < 0x300) return ConjunctClass::None;
-    return lookup(kConjunctRanges, kConjunctRangeCount, c, ConjunctClass::None);
+    return lookup_range(kConjunctRanges, kConjunctRangeCount, c, ConjunctClass::None);
 }
 
 namespace {

@@ -14,7 +14,9 @@
 //
 // Exit status: 0 when no target found anything. With --mutant the targets'
 // mutant twins run instead, and the status is 0 only when every one of them
-// was caught (a mutant that survives means the check cannot fail).
+// was caught (a mutant that survives means the check cannot fail). A target
+// may have further mutants, fuzz_<name>_mutant_<variant>, named <name>/<variant>
+// in --targets; --mutant without --targets runs every mutant that is built.
 // --record writes the executions, speed, coverage and findings of every
 // target, with the machine, compiler and commit (bench/results/...-fuzz.json).
 import { spawn } from 'node:child_process';
@@ -36,12 +38,21 @@ const all = readdirSync(here)
     .map((f) => f.match(/^fuzz_(.+)\.cpp$/)?.[1])
     .filter((name) => name && name !== 'support')
     .sort();
-const targets = option('targets') ? option('targets').split(',') : all;
-for (const t of targets) if (!all.includes(t)) throw new Error(`no fuzz target '${t}' (have: ${all.join(', ')})`);
 const seconds = Number(option('seconds', '60'));
 const jobs = Number(option('jobs', '1'));
 const mutant = flag('mutant');
 const build = resolve(root, option('build', 'build/sanitize'));
+// Every mutant twin built, as <name> or <name>/<variant>.
+const builtMutants = () => (existsSync(join(build, 'tests/fuzz')) ? readdirSync(join(build, 'tests/fuzz')) : [])
+    .map((f) => f.match(/^fuzz_(.+?)_mutant(?:_(.+))?$/))
+    .filter((m) => m && all.includes(m[1]))
+    .map((m) => (m[2] ? `${m[1]}/${m[2]}` : m[1]))
+    .sort();
+const targets = option('targets') ? option('targets').split(',') : mutant ? builtMutants() : all;
+for (const t of targets) {
+    const [name, variant] = t.split('/');
+    if (!all.includes(name) || (variant && !mutant)) throw new Error(`no fuzz target '${t}' (have: ${all.join(', ')}; <name>/<variant> only with --mutant)`);
+}
 const fresh = option('fresh');
 const record = option('record');
 
@@ -54,12 +65,13 @@ const env = {
     UBSAN_OPTIONS: 'print_stacktrace=1',
 };
 
-function runTarget(name) {
-    const binary = join(build, 'tests/fuzz', `fuzz_${name}${mutant ? '_mutant' : ''}`);
+function runTarget(target) {
+    const [name, variant] = target.split('/');
+    const binary = join(build, 'tests/fuzz', `fuzz_${name}${mutant ? '_mutant' : ''}${variant ? `_${variant}` : ''}`);
     if (!existsSync(binary)) throw new Error(`${binary} is not built (make build-sanitize)`);
-    const corpus = fresh ? join(resolve(fresh), name) : join(root, 'build/fuzz/corpus', name);
+    const corpus = fresh ? join(resolve(fresh), target) : join(root, 'build/fuzz/corpus', name);
     if (fresh) rmSync(corpus, { recursive: true, force: true });
-    const findings = join(fresh ? resolve(fresh) : join(root, 'build/fuzz'), mutant ? 'mutant-findings' : 'findings', name);
+    const findings = join(fresh ? resolve(fresh) : join(root, 'build/fuzz'), mutant ? 'mutant-findings' : 'findings', target);
     mkdirSync(corpus, { recursive: true });
     mkdirSync(findings, { recursive: true });
     const seeds = join(here, 'seeds', name);
@@ -77,7 +89,7 @@ function runTarget(name) {
             const report = log.match(/==bx-fuzz== property broken: .*|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): .*|runtime error: .*/)?.[0] ?? null;
             const artifacts = readdirSync(findings).filter((f) => /^(crash|leak|timeout|oom|slow-unit)-/.test(f));
             done({
-                target: name,
+                target,
                 binary: shown(binary),
                 seconds_asked: seconds,
                 wall_s: (Date.now() - started) / 1000,

@@ -16,7 +16,8 @@
 //   - an error body is {"error": {"status": <the status>, "message": "..."}};
 //   - a 200 from POST /redact: every entity's text is the request text's code
 //     points [start, end), entities are in order and apart, every score is in
-//     [0, 1], and "redacted" is the text with each entity replaced by [LABEL].
+//     [0, 1], no entity starts or ends inside a word (common/text/words.hpp),
+//     and "redacted" is the text with each entity replaced by [LABEL].
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +32,7 @@
 #include "common/service/router.hpp"
 #include "common/stage/stage.hpp"
 #include "common/text/utf8.hpp"
+#include "common/text/words.hpp"
 #include "fuzz_support.hpp"
 
 // ---- the stage: the last stage's tokenizer, a stub forward pass ----------------
@@ -168,6 +170,7 @@ void check_redaction(const bx::http::Request& request, const bx::json::Value& an
     require(redacted && redacted->is(bx::json::Kind::String), "no \"redacted\" string");
     require(entities && entities->is(bx::json::Kind::Array), "no \"entities\" array");
 
+    const bx::words::WordMap words(text);
     std::string expected;
     std::int64_t previous_end = 0;
     for (const bx::json::Value& entity : entities->items) {
@@ -187,6 +190,8 @@ void check_redaction(const bx::http::Request& request, const bx::json::Value& an
         require(piece && piece->is(bx::json::Kind::String) && piece->text == covered,
                 "entity text \"" + (piece ? piece->text : std::string()) + "\" is not text[start:end] \"" +
                     std::string(covered) + "\"");
+        require(!words.inside(byte_begin) && !words.inside(byte_end),
+                "an entity starts or ends inside a word: \"" + std::string(covered) + "\"");
         require(score && score->is(bx::json::Kind::Number) && score->as_double() >= 0.0 && score->as_double() <= 1.0,
                 "an entity score that is not a number in [0, 1]");
         expected += text.substr(starts[static_cast<std::size_t>(previous_end)],

@@ -11,6 +11,9 @@ set(_bx_fuzz_caught_request "property broken: entity")
 set(_bx_fuzz_caught_tokenizer "property broken: an offset")
 set(_bx_fuzz_caught_unigram_diff "property broken: the Unigram steps disagree")
 set(_bx_fuzz_caught_vocab_blob "AddressSanitizer: heap-buffer-overflow")
+# Further mutants of a target (fuzz_<name>_mutant_<variant>) and what catches each.
+set(_bx_fuzz_mutants_request words)
+set(_bx_fuzz_caught_request_words "property broken: an entity starts or ends inside a word")
 set(_bx_fuzz_runner "${BX_NODE_EXE}" "${CMAKE_CURRENT_LIST_DIR}/fuzz.mjs" --build "${BX_SANITIZE_BUILD_DIR}")
 foreach(_source ${_bx_fuzz_sources})
   get_filename_component(_name "${_source}" NAME_WE)
@@ -27,4 +30,12 @@ foreach(_source ${_bx_fuzz_sources})
   set_tests_properties("fuzz: ${_name} mutant is caught" PROPERTIES PASS_REGULAR_EXPRESSION "${_bx_fuzz_caught_${_name}}")
   set_tests_properties("fuzz: ${_name}, seeds and 5 s" "fuzz: ${_name} mutant is caught" PROPERTIES
                        LABELS "fuzz;sanitize;quick" TIMEOUT 300)
+  foreach(_variant ${_bx_fuzz_mutants_${_name}})
+    set(_test "fuzz: ${_name} mutant ${_variant} is caught")
+    add_test(NAME "${_test}"
+             COMMAND ${_bx_fuzz_runner} --targets ${_name}/${_variant} --mutant --seconds 60 --fresh "${PROJECT_BINARY_DIR}/fuzz-ctest-mutant"
+             WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
+    set_tests_properties("${_test}" PROPERTIES PASS_REGULAR_EXPRESSION "${_bx_fuzz_caught_${_name}_${_variant}}"
+                         LABELS "fuzz;sanitize;quick" TIMEOUT 300)
+  endforeach()
 endforeach()

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { firstStage, nodeTools, root, wasmBuild } from './lib/env.mjs';
+import { insideWord, wordRanges } from './lib/words.mjs';
 
 // BX_REDACT_STAGE=NN-name picks another stage; the default is the first one.
 export const stage = process.env.BX_REDACT_STAGE || firstStage;
@@ -141,6 +142,7 @@ export function checkAnswer(text, answer) {
   assert.equal(typeof answer.redacted, 'string');
   assert.ok(Array.isArray(answer.entities));
   const cps = [...text];  // code points: the API's offset unit
+  const words = wordRanges(cps);
   let rebuilt = '';
   let copied = 0;
   for (const e of answer.entities) {
@@ -150,6 +152,7 @@ export function checkAnswer(text, answer) {
     assert.ok(copied <= e.start && e.start < e.end && e.end <= cps.length, `sorted, in range: ${where}`);
     assert.equal(e.text, cps.slice(e.start, e.end).join(''), `text is the code points [start, end): ${where}`);
     assert.equal(e.text, e.text.trim(), `no surrounding whitespace: ${where}`);
+    assert.ok(!insideWord(words, e.start) && !insideWord(words, e.end), `starts and ends on word boundaries: ${where}`);
     assert.ok(typeof e.score === 'number' && e.score > 0 && e.score <= 1, where);
     rebuilt += cps.slice(copied, e.start).join('') + `[${e.label}]`;
     copied = e.end;

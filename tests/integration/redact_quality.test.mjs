@@ -11,9 +11,14 @@
 //   BX_QUALITY_OUT=bench/results/redact-eval-00-naive.json node tests/integration/redact_quality.test.mjs
 // Labelled `model`: it measures the weights, not the code.
 //
-// The check can fail: BX_QUALITY_MUTATE=off-by-one scores every entity one code
-// point to the right (an offset bug in the service) and must fail it; CTest's
-// "node: redact_quality mutant is caught" runs that.
+// Every answer must also be consistent with its text (checkAnswer), which
+// includes: no entity starts or ends inside a word (tests/integration/lib/words.mjs).
+//
+// The checks can fail: BX_QUALITY_MUTATE=off-by-one scores every entity one code
+// point to the right (an offset bug in the service) and must fail the share;
+// BX_QUALITY_MUTATE=cut-word drops the last code point of every longer entity
+// before the answer is checked and must fail the word rule. CTest's
+// "node: redact_quality mutant is caught" and "... mutant cut-word ..." run them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -25,8 +30,22 @@ import { checkAnswer, component, detection, evalRows, postRedact, provenance, st
 
 const MIN = Number(process.env.BX_QUALITY_MIN || 0.85);
 const MUTATE = process.env.BX_QUALITY_MUTATE === 'off-by-one';
+const CUT_WORD = process.env.BX_QUALITY_MUTATE === 'cut-word';
+
+// The answer with the last code point of every entity longer than one cut off,
+// the text and the redaction kept consistent (the cut-word mutant).
+function cutEntityEnds(text, answer) {
+  const cps = [...text];
+  const entities = answer.entities.map((e) => (e.end - e.start > 1
+    ? { ...e, end: e.end - 1, text: cps.slice(e.start, e.end - 1).join('') } : e));
+  let redacted = '';
+  let copied = 0;
+  for (const e of entities) { redacted += cps.slice(copied, e.start).join('') + `[${e.label}]`; copied = e.end; }
+  redacted += cps.slice(copied).join('');
+  return { ...answer, entities, redacted };
+}
 const OUT = process.env.BX_QUALITY_OUT ||
-  path.join(root, 'build', `redact-eval-${stage}${MUTATE ? '-mutant' : ''}.json`);
+  path.join(root, 'build', `redact-eval-${stage}${MUTATE || CUT_WORD ? '-mutant' : ''}.json`);
 
 let server;
 before(async () => { server = await startServer(component); });
@@ -39,7 +58,7 @@ test(`POST /redact finds the eval texts' PII (${stage})`, { timeout: 600_000 }, 
     const res = await postRedact(server.url, JSON.stringify({ text: row.text }));
     assert.equal(res.status, 200);
     const answer = await res.json();
-    checkAnswer(row.text, answer);
+    checkAnswer(row.text, CUT_WORD ? cutEntityEnds(row.text, answer) : answer);
     const scored = MUTATE ? answer.entities.map((e) => ({ ...e, start: e.start + 1, end: e.end + 1 })) : answer.entities;
     const d = detection(row.text, row.pii ?? [], scored);
     texts.push({

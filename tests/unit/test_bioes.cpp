@@ -234,19 +234,57 @@ TEST_CASE("entities map back to trimmed text with code-point offsets", "[bioes][
           "Hi [GIVEN_NAME] [SURNAME]! \xF0\x9F\x98\x80 [CITY]");
 }
 
-TEST_CASE("overlapping or empty entities are clamped or dropped", "[bioes][entities]") {
+TEST_CASE("overlapping or empty entities are merged or dropped", "[bioes][entities]") {
     const LabelScheme s = format_scheme();
     const std::string text = "\xEF\xAC\x81x y";  // "ﬁx y": a ligature two tokens share
     const std::vector<ByteRange> tokens{{0, 3}, {0, 3}, {3, 4}, {4, 5}};
-    const std::vector<TokenSpan> spans{{0, 0, kGiven, 1.0f}, {1, 2, kSurname, 1.0f},
-                                       {3, 3, kCity, 1.0f}};
+    const std::vector<TokenSpan> spans{{0, 0, kGiven, 1.0f, 1.0f}, {1, 2, kSurname, 0.5f, 1.0f},
+                                       {3, 3, kCity, 1.0f, 1.0f}};
     const auto entities = locate_entities(text, spans, tokens, s);
-    REQUIRE(entities.size() == 2);  // the space-only span is dropped
-    CHECK(entities[0].text == "\xEF\xAC\x81");
-    CHECK(entities[1].text == "x");
-    CHECK(entities[1].start == 1);
-    CHECK(redact_entities(text, entities) == "[GIVEN_NAME][SURNAME] y");
+    // "ﬁ" widens to the word "ﬁx"; the second span overlaps it and merges into
+    // it (the first's label, the mean over all three tokens); the space-only
+    // span is dropped.
+    REQUIRE(entities.size() == 1);
+    CHECK(entities[0].label == "GIVEN_NAME");
+    CHECK(entities[0].text == "\xEF\xAC\x81x");
+    CHECK(entities[0].start == 0);
+    CHECK(entities[0].end == 2);
+    CHECK(entities[0].score == 2.0f / 3.0f);
+    CHECK(redact_entities(text, entities) == "[GIVEN_NAME] y");
 
     const std::vector<TokenSpan> outside{{2, 9, kCity, 1.0f}};
     CHECK(locate_entities(text, outside, tokens, s).empty());
+}
+
+TEST_CASE("an entity never starts or ends inside a word", "[bioes][entities]") {
+    const LabelScheme s = format_scheme();
+    // "Call the emergency line, Anna Weber." tokenized the way a Unigram model
+    // may cut it: " emerg" "ency", " Anna" " Web" "er".
+    const std::string text = "Call the emergency line, Anna Weber.";
+    const std::vector<ByteRange> tokens{
+        {0, 4}, {4, 8}, {8, 14}, {14, 18}, {18, 23}, {23, 24}, {24, 29}, {29, 33}, {33, 35}, {35, 36}};
+    REQUIRE(text.substr(14, 4) == "ency");
+    REQUIRE(text.substr(29, 4) == " Web");
+    // The model marks "ency" alone, and "Web" without its "er".
+    const std::vector<TokenSpan> spans{{3, 3, kCity, 0.5f, 0.5f}, {6, 6, kGiven, 0.9f, 0.9f},
+                                       {7, 7, kSurname, 0.75f, 0.75f}};
+    const auto entities = locate_entities(text, spans, tokens, s);
+    REQUIRE(entities.size() == 3);
+    CHECK(entities[0].text == "emergency");  // widened back to the word's start
+    CHECK(entities[0].score == 0.5f);
+    CHECK(entities[1].text == "Anna");
+    CHECK(entities[2].text == "Weber");      // widened forward, the full stop left out
+    CHECK(entities[2].start == 30);
+    CHECK(entities[2].end == 35);
+    CHECK(redact_entities(text, entities) == "Call the [CITY] line, [GIVEN_NAME] [SURNAME].");
+
+    // Two spans that cut one word ("Th" "urs" "day") become one entity.
+    const std::string day = "On Thursday";
+    const std::vector<ByteRange> day_tokens{{0, 2}, {2, 5}, {5, 8}, {8, 11}};
+    const std::vector<TokenSpan> day_spans{{1, 1, kCity, 0.5f, 0.5f}, {2, 3, kGiven, 0.5f, 1.0f}};
+    const auto merged = locate_entities(day, day_spans, day_tokens, s);
+    REQUIRE(merged.size() == 1);
+    CHECK(merged[0].label == "CITY");
+    CHECK(merged[0].text == "Thursday");
+    CHECK(merged[0].score == 0.5f);
 }
