@@ -16,9 +16,13 @@ export function classRuns(classes, omit) {
   return runs;
 }
 
-// The runs as C++ initialiser lines, `{0x0041, 0x005A, Enum::Name},`; `names`
-// maps each class number to its enumerator.
-export function cppRangeLines(runs, enumName, names) {
+// The runs as a C++ table: `const <rangeType> <arrayName>[] = {...};` with one
+// `{0x0041, 0x005A, <enumName>::<Name>},` line per run, then `<countName>`.
+// `classes` maps each enumerator's name to its class number.
+export function cppRangeArray({ rangeType, arrayName, countName, enumName, classes }, runs) {
+  const names = Object.fromEntries(Object.entries(classes).map(([k, v]) => [v, k]));
   const hex = (n) => '0x' + n.toString(16).toUpperCase().padStart(4, '0');
-  return runs.map(([a, b, c]) => `    {${hex(a)}, ${hex(b)}, ${enumName}::${names[c]}},`).join('\n');
+  const lines = runs.map(([a, b, c]) => `    {${hex(a)}, ${hex(b)}, ${enumName}::${names[c]}},`).join('\n');
+  return `const ${rangeType} ${arrayName}[] = {\n${lines}\n};\n` +
+         `const std::size_t ${countName} = sizeof ${arrayName} / sizeof ${arrayName}[0];`;
 }
