@@ -7,7 +7,9 @@
 #                       against sentencepiece); the committed assets/tokenizer/tokenizer.json is a copy
 #                       of one such run: `make tokenizer-install` replaces it (do not, once a model exists)
 #   make tokdata        tokenise the corpus with the reference tokenizer -> $(RECIPE_WORK)/data/*.tok.jsonl
-#                       (+ o_text.*.tok.jsonl: fortune cookies without PII, all O)
+#                       (+ o_text.*.tok.jsonl: fortune cookies without PII, all O;
+#                        + prose.tok.jsonl: real prose from Debian packages, see prose.mjs)
+#   make prose          real prose -> $(RECIPE_WORK)/corpus/prose.jsonl (training) and heldout.jsonl (never trained on)
 
 NODE_TOOLS ?= common/node
 NODE ?= node
@@ -18,10 +20,15 @@ TOKENIZER_JSON ?= assets/tokenizer/tokenizer.json
 CORPUS_SIZES ?= --train 40000 --dev 2000 --test 2000
 RECIPE_NICE ?= nice -n 5
 
+# Real prose in our six languages (prose.mjs). gnome-user-docs is the held-out source: never trained on.
+RECIPE_PROSE_APT := manpages manpages-de manpages-fr manpages-es manpages-it manpages-nl \
+	debian-reference-en debian-reference-de debian-reference-fr debian-reference-es debian-reference-it \
+	maint-guide maint-guide-de maint-guide-fr maint-guide-es maint-guide-it gnome-user-docs
 RECIPE_APT := python3-torch libopenblas0-openmp python3-sentencepiece python3-numpy python3-protobuf sentencepiece \
-	wamerican wfrench wngerman wspanish witalian wdutch fortunes fortunes-de fortunes-it fortunes-es
+	wamerican wfrench wngerman wspanish witalian wdutch fortunes fortunes-de fortunes-it fortunes-es \
+	$(RECIPE_PROSE_APT)
 
-.PHONY: setup-recipe corpus tokenizer tokenizer-install tokdata
+.PHONY: setup-recipe corpus prose tokenizer tokenizer-install tokdata
 
 setup-recipe:
 	apt-get install -y --no-install-recommends $(RECIPE_APT)
@@ -47,10 +54,18 @@ $(RECIPE_WORK)/tokenizer/tokenizer.json: $(RECIPE_WORK)/corpus/train.jsonl $(REC
 tokenizer-install: $(RECIPE_WORK)/tokenizer/tokenizer.json
 	cp $< $(TOKENIZER_JSON)
 
-tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.tok.jsonl
+tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.tok.jsonl $(RECIPE_WORK)/data/prose.tok.jsonl
 $(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
+prose: $(RECIPE_WORK)/corpus/prose.jsonl
+$(RECIPE_WORK)/corpus/prose.jsonl: $(RECIPE_DIR)/corpus/prose.mjs $(RECIPE_DIR)/corpus/generate.mjs $(RECIPE_DIR)/corpus/values.mjs \
+		$(RECIPE_DIR)/corpus/templates.mjs $(NODE_TOOLS)/node_modules/@faker-js/faker/package.json
+	@test -d /usr/share/help/C/gnome-help || { echo "prose: the prose packages are missing: make setup-recipe" >&2; exit 1; }
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/corpus/prose.mjs --out $(RECIPE_WORK)/corpus
+$(RECIPE_WORK)/data/prose.tok.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
+		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits prose
 # Ordinary text without PII (fortune cookies, all O): trained on, and its dev part scored for false positives.
 $(RECIPE_WORK)/data/o_text.train.tok.jsonl: $(TOKENIZER_JSON) $(RECIPE_DIR)/train/o_text.py
 	@mkdir -p $(RECIPE_WORK)/data

@@ -8,7 +8,8 @@
 // Reads CORPUS/{train,dev,test}.jsonl ({"text","lang","kind","entities":[{start,end,label}]},
 // offsets in code points) and writes OUT/{split}.tok.jsonl, one line per text:
 //   {"ids":[content ids, no <s>/</s>], "labels":[label index per token], "lang", "kind"}
-// plus OUT/{dev,test}.jsonl, copies of the raw texts.
+// plus OUT/{dev,test}.jsonl, copies of the raw texts. --splits a,b reads other files of CORPUS
+// (prose.mjs's prose.jsonl: --splits prose).
 //
 // Labels: 0 = O; entity type t (0-based, order of assets/model/FORMAT.md) has B=1+4t, I=2+4t,
 // E=3+4t, S=4+4t. A token belongs to an entity when its offset range shares at least one
@@ -74,7 +75,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const corpus = arg('corpus', 'assets/work/corpus');
   const out = arg('out', 'assets/work/data');
   fs.mkdirSync(out, { recursive: true });
-  for (const split of ['train', 'dev', 'test']) {
+  for (const split of arg('splits', 'train,dev,test').split(',')) {
     const t0 = Date.now();
     const rows = fs.readFileSync(path.join(corpus, `${split}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const lines = [];
@@ -94,7 +95,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       }
     }
     fs.writeFileSync(path.join(out, `${split}.tok.jsonl`), lines.join('\n') + '\n');
-    if (split !== 'train') fs.copyFileSync(path.join(corpus, `${split}.jsonl`), path.join(out, `${split}.jsonl`));
+    if (split === 'dev' || split === 'test') fs.copyFileSync(path.join(corpus, `${split}.jsonl`), path.join(out, `${split}.jsonl`));
     console.error(`${split}: ${rows.length} texts, ${ntok} tokens, ${nent} entities (${Date.now() - t0} ms)`);
   }
 }

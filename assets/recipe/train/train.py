@@ -84,6 +84,24 @@ def make_windows(texts):
             np.array(counts, dtype=np.float64))
 
 
+def load_bxm_weights(model, path):
+    """The weights of an int8 .bxm, dequantised (w = q * row scale), into `model`: the inverse of
+    export_bxm.quantize_all under model.float_tensors' names. Every tensor must be there."""
+    from model import linear_names
+    _, _, t = bxm.read_bxm(path)
+    deq = lambda p: t[p + ".w"].astype(np.float32) * t[p + ".scale"].astype(np.float32)[:, None]
+    f = {"word.weight": deq("emb.word"), "pos.weight": t["emb.pos"], "tok_type.weight": t["emb.type"],
+         "emb_ln.weight": t["emb.ln.gamma"], "emb_ln.bias": t["emb.ln.beta"]}
+    for ours, bx in linear_names():
+        f[ours + ".weight"], f[ours + ".bias"] = deq(bx), t[bx + ".bias"]
+    for l in range(bxm.LAYERS):
+        for ln in ("attn_ln", "ffn_ln"):
+            f[f"layers.{l}.{ln}.weight"], f[f"layers.{l}.{ln}.bias"] = t[f"L{l}.{ln}.gamma"], t[f"L{l}.{ln}.beta"]
+    sd = model.state_dict()
+    assert set(f) == set(sd), f"names differ: {set(f) ^ set(sd)}"
+    model.load_state_dict({k: torch.from_numpy(np.array(v, dtype=np.float32).reshape(sd[k].shape)) for k, v in f.items()})
+
+
 def runs(labels):
     """[(start, end, is_entity)] of a window's content labels: maximal runs of O and of non-O."""
     out, start = [], 0
@@ -185,10 +203,14 @@ def main():
     ap.add_argument("--pos-init", choices=["normal", "sinusoidal"], default="sinusoidal")
     ap.add_argument("--pos-scale", type=float, default=0.04)
     ap.add_argument("--extra", nargs="*", default=None,
-                    help="more training files ({ids, labels} lines); default: o_text.train.tok.jsonl "
-                         "in --data when it exists (o_text.py: ordinary text, all O)")
+                    help="more training files ({ids, labels} lines); default: o_text.train.tok.jsonl and "
+                         "prose.tok.jsonl in --data where they exist (o_text.py: fortune cookies, all O; "
+                         "prose.mjs: real prose, some with ordinary numbers or PII written in)")
     ap.add_argument("--recontext", type=float, default=0.25,
                     help="share of drawn windows whose O context is replaced by O runs of other texts")
+    ap.add_argument("--init-bxm", default=None,
+                    help="start a fresh run (no checkpoint yet) from the weights of an int8 .bxm, dequantised "
+                         "(q x row scale); the float checkpoint behind a committed model is not in the repository")
     ap.add_argument("--precision", choices=["bf16", "fp32"], default="bf16",
                     help="matrix products in bfloat16 (torch CPU autocast; fp32 master weights, LayerNorm, "
                          "softmax and loss) or all fp32. On this AVX512-BF16 CPU bf16 steps were about 5x "
@@ -201,8 +223,8 @@ def main():
     ckpt_path = os.path.join(a.ckpt_dir, "last.pt")
 
     train_texts = read_texts(os.path.join(a.data, "train.tok.jsonl"), a.limit)
-    extra = a.extra if a.extra is not None else [p for p in [os.path.join(a.data, "o_text.train.tok.jsonl")]
-                                                   if os.path.exists(p)]
+    extra = a.extra if a.extra is not None else [
+        p for p in [os.path.join(a.data, n) for n in ("o_text.train.tok.jsonl", "prose.tok.jsonl")] if os.path.exists(p)]
     for path in extra:
         train_texts += read_texts(path, a.limit)
     dev_texts = read_texts(os.path.join(a.data, "dev.tok.jsonl"), a.limit)
@@ -240,6 +262,9 @@ def main():
                              {"params": [pmap[n] for n in groups["emb"]], "weight_decay": 0.0,
                               "lr_mult": a.emb_lr_mult}],
                             lr=a.lr, betas=(0.9, 0.98), eps=1e-6)
+    if a.init_bxm and not os.path.exists(ckpt_path):
+        load_bxm_weights(model, a.init_bxm)
+        log(f"initialised from {a.init_bxm} (dequantised int8)", a.log)
     state = {"step": 0, "tokens_seen": 0, "content_tokens_seen": 0, "elapsed": 0.0,
              "vocab": vocab, "args": vars(a)}
     if os.path.exists(ckpt_path):

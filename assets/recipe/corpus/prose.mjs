@@ -1,0 +1,357 @@
+#!/usr/bin/env node
+// prose.mjs: real prose from Debian packages, in our six languages.
+//
+//   node assets/recipe/corpus/prose.mjs --out assets/work/corpus
+//
+// Writes, in the corpus format of generate.mjs ({"text","lang","kind","entities"}, offsets in
+// code points):
+//   OUT/prose.jsonl     training texts: translated manual pages, the Debian Reference and the
+//                       New Maintainers' Guide, in paragraphs. Some stay as they are (all O); some
+//                       get ordinary numbers written in (order numbers, prices, dates, versions...:
+//                       still O); some get PII written into their sentences (entity clusters taken
+//                       from generate.mjs's texts of the same language, with their labels).
+//   OUT/heldout.jsonl   the held-out prose: GNOME's user help (gnome-user-docs), never trained on,
+//                       one text per help page, for the false-positive count of `make model-eval`.
+//
+// Why: the synthetic corpus writes PII into a few hundred templates, so a model trained on it
+// alone has seen almost no ordinary sentence and guesses on every word it has not met (the
+// eval texts: "wrote", "would", "second" redacted). Real sentences labelled O, and PII inside
+// real sentences, teach it what ordinary text looks like.
+//
+// Training paragraphs that contain a capitalised word that is a given name, surname or city in
+// faker's lists for our locales (and is not the first word of a sentence) are left out: most
+// are real names (authors, translators), which must not be taught as O. The held-out set has
+// no such filter (it is what a user would send); it only leaves out paragraphs with an e-mail
+// address, a URL or an IP address, which are PII types the model is right to mark. Both keep
+// only paragraphs in the language they are filed under (languageOf: translations are partial).
+//
+// Deterministic: no clock, no Math.random; the packages' files are read in sorted order.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import * as V from './values.mjs';
+import { generateSplit } from './generate.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const nodeTools = process.env.NODE_TOOLS ? path.resolve(process.env.NODE_TOOLS) : path.resolve(here, '../../../common/node');
+const require = createRequire(path.join(nodeTools, 'package.json'));
+const Faker = require('@faker-js/faker');
+
+export const LANGS = ['en', 'de', 'fr', 'es', 'it', 'nl'];
+const FAKERS = { en: Faker.fakerEN_US, fr: Faker.fakerFR, de: Faker.fakerDE, es: Faker.fakerES, it: Faker.fakerIT, nl: Faker.fakerNL };
+
+// ---------------------------------------------------------------------------------------
+// Text clean-up shared by every source.
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+export function decodeXml(s) {
+  return s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, e) => {
+    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+const squash = (s) => s.replace(/\s+/g, ' ').trim();
+const words = (s) => s.split(' ').filter(Boolean);
+
+// A paragraph of prose rather than code, a table row or a heading.
+export function looksLikeProse(p) {
+  const w = words(p);
+  if (w.length < 6 || w.length > 160) return false;
+  if (/[\\<>{}|`$]|\t/.test(p)) return false;
+  const nonSpace = p.replace(/\s/g, '');
+  const letters = (nonSpace.match(/\p{L}/gu) || []).length;
+  return letters / nonSpace.length >= 0.75 && /[.!?:;)»"]$/.test(p);
+}
+// The language of a paragraph by its commonest short words: translated manual pages and help
+// keep untranslated English paragraphs, which must not be counted as another language.
+const STOPWORDS = {
+  en: 'the and of to is in that it for you with are this be on or not as by can if your',
+  de: 'der die das und ist nicht ein eine zu den von mit sich des auf für im dem wird werden oder',
+  fr: 'le la les et est des une un du en que pour dans pas sur au qui par ce vous ou avec',
+  es: 'el la los las y es de que en un una por para con no se del al lo su como',
+  it: 'il la le di che è e per un una non con del della si sono gli dei da al nel',
+  nl: 'de het een en van is dat niet op te in voor met zijn als er wordt om bij aan',
+};
+const STOP = Object.fromEntries(Object.entries(STOPWORDS).map(([l, w]) => [l, new Set(w.split(' '))]));
+export function languageOf(p) {
+  const counts = Object.fromEntries(LANGS.map((l) => [l, 0]));
+  for (const w of p.toLowerCase().split(/[^\p{L}]+/u)) for (const l of LANGS) if (STOP[l].has(w)) counts[l]++;
+  const best = LANGS.reduce((a, b) => (counts[b] > counts[a] ? b : a));
+  return counts[best] >= 2 ? best : null;
+}
+const hasContactData = (p) => /@|:\/\/|www\.|\b\d{1,3}(\.\d{1,3}){3}\b/.test(p);
+
+// ---------------------------------------------------------------------------------------
+// Sources.
+function readMaybeGz(file) {
+  const b = fs.readFileSync(file);
+  return (file.endsWith('.gz') ? zlib.gunzipSync(b) : b).toString('utf8');
+}
+function listFiles(dir, pred) {
+  if (!fs.existsSync(dir)) return [];
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...listFiles(p, pred));
+    else if (e.isFile() && pred(e.name)) out.push(p);
+  }
+  return out;
+}
+
+// Sections of a manual page that hold names, addresses, synopses or code, in our languages.
+const SKIP_SECTION = new RegExp('^(NAME|NOM|NOMBRE|NOME|NAAM|BEZEICHNUNG|SYNOPSIS|SYNOPSE|ÜBERSICHT|SINOPSIS|SINTASSI|' +
+  'SAMENVATTING|OVERZICHT|SEE ALSO|VOIR AUSSI|SIEHE AUCH|VÉASE TAMBIÉN|VEA TAMBIÉN|VEDERE ANCHE|VEDI ANCHE|ZIE OOK|' +
+  'EXAMPLES?|EXEMPLES?|BEISPIELE?|EJEMPLOS?|ESEMPI|VOORBEELDEN?|FILES|FICHIERS|DATEIEN|ARCHIVOS|FILE|BESTANDEN)$|' +
+  'AUTH?OR|AUTEUR|AUTORE|COPYRIGHT|LICEN|TRAD|ÜBERSETZ|VERTAL|COLOPHON|KOLOPHON|BUG|FEHLER|ERRORES|ERREURS|HISTOR|GESCHICHTE', 'i');
+
+// Roff to paragraphs: requests dropped, font and character escapes resolved, no-fill blocks
+// (code) and .TP tags (option names) skipped, sections above skipped.
+export function roffParagraphs(src) {
+  const out = [];
+  let section = '', cur = [], nofill = false, tagNext = false;
+  const flush = () => { if (cur.length) out.push(squash(cur.join(' '))); cur = []; };
+  const CHARS = { em: '—', en: '–', aq: "'", lq: '“', rq: '”', Fo: '«', Fc: '»', bu: '•', co: '©', dq: '"', oq: '‘', cq: '’', hy: '-', mi: '-', ti: '~', fo: '‹', fc: '›' };
+  const inline = (s) => s
+    .replace(/\\f(\[[^\]]*\]|\(..|.)/g, '').replace(/\\[,/&%:]|\\c$/g, '')
+    .replace(/\\\(([A-Za-z]{2})|\\\[([A-Za-z]{2})\]/g, (m, a, b) => CHARS[a || b] ?? m)
+    .replace(/\\\*\((..)|\\\*(.)/g, (m, a, b) => ({ R: '®', Tm: '™', lq: '“', rq: '”' })[a || b] ?? m)
+    .replace(/\\-/g, '-').replace(/\\e/g, '\\\\').replace(/\\ |\\~/g, ' ').replace(/\\\^|\\\|/g, '');
+  for (const raw of src.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    if (/^[.']\s*\\"/.test(line) || /^\\"/.test(line)) continue;
+    const m = /^[.']\s*([A-Za-z]+)\s*(.*)$/.exec(line);
+    if (m) {
+      const [, req, arg] = m;
+      if (req === 'SH' || req === 'SS') { flush(); if (req === 'SH') section = squash(arg.replace(/"/g, '')); continue; }
+      if (req === 'nf' || req === 'EX') { flush(); nofill = true; continue; }
+      if (req === 'fi' || req === 'EE') { nofill = false; continue; }
+      if (req === 'TP') { flush(); tagNext = true; continue; }
+      if (/^(B|I|BR|RB|IR|RI|BI|IB|SM|SB)$/.test(req) && !SKIP_SECTION.test(section) && !nofill) {
+        const parts = [...arg.matchAll(/"([^"]*)"|(\S+)/g)].map((x) => x[1] ?? x[2]);
+        const text = req.length === 2 && req !== 'SM' && req !== 'SB' ? parts.join('') : parts.join(' ');
+        if (tagNext) { tagNext = false; continue; }
+        cur.push(inline(text));
+        continue;
+      }
+      flush();
+      continue;
+    }
+    if (nofill || SKIP_SECTION.test(section)) continue;
+    if (tagNext) { tagNext = false; continue; }
+    if (!line.trim()) { flush(); continue; }
+    cur.push(inline(line));
+  }
+  flush();
+  return out;
+}
+
+// HTML (DocBook output) and Mallard XML: the text of each <p>, tags removed.
+export function markupParagraphs(src) {
+  const body = src.replace(/<info>[\s\S]*?<\/info>/g, '').replace(/<(code|screen|pre|comment|media|title|em class="replaceable")\b[\s\S]*?<\/\1>/g, ' ');
+  const out = [];
+  for (const m of body.matchAll(/<p\b[^>]*>([\s\S]*?)<\/p>/g)) out.push(squash(decodeXml(m[1].replace(/<[^>]*>/g, ''))));
+  return out;
+}
+
+const MAN_DIRS = { en: '/usr/share/man', de: '/usr/share/man/de', fr: '/usr/share/man/fr', es: '/usr/share/man/es', it: '/usr/share/man/it', nl: '/usr/share/man/nl' };
+// English manual pages are many thousand (every installed program); a spread-out sample.
+const EN_MAN_PAGES = 2500;
+
+function manFiles(lang) {
+  const dir = MAN_DIRS[lang];
+  let files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((d) => /^man\d/.test(d))
+    .flatMap((d) => listFiles(path.join(dir, d), (n) => /\.\d\w*(\.gz)?$/.test(n))) : [];
+  if (lang === 'en' && files.length > EN_MAN_PAGES) {
+    const step = files.length / EN_MAN_PAGES;
+    files = Array.from({ length: EN_MAN_PAGES }, (_, i) => files[Math.floor(i * step)]);
+  }
+  return files;
+}
+
+export function trainingParagraphs(lang) {
+  const paras = [];
+  for (const f of manFiles(lang)) {
+    let src;
+    try { src = readMaybeGz(f); } catch { continue; }
+    if (/^\.so /m.test(src.slice(0, 200))) continue; // a link to another page
+    for (const p of roffParagraphs(src)) paras.push({ p, source: 'manpages', file: f });
+  }
+  for (const f of listFiles('/usr/share/debian-reference', (n) => n.endsWith(`.${lang}.html`))) {
+    for (const p of markupParagraphs(fs.readFileSync(f, 'utf8'))) paras.push({ p, source: 'debian-reference', file: f });
+  }
+  const mg = lang === 'en' ? '/usr/share/doc/maint-guide/html' : `/usr/share/doc/maint-guide-${lang}/html`;
+  for (const f of listFiles(mg, (n) => n.endsWith(`.${lang}.html`))) {
+    for (const p of markupParagraphs(fs.readFileSync(f, 'utf8'))) paras.push({ p, source: 'maint-guide', file: f });
+  }
+  return paras;
+}
+
+const HELP_DIRS = { en: 'C', de: 'de', fr: 'fr', es: 'es', it: 'it', nl: 'nl' };
+export const HELD_OUT_PER_LANG = 100;
+export const HELD_OUT_MIN_WORDS = 40;
+export const HELD_OUT_MAX_WORDS = 160;
+
+// One held-out text per help page: its first prose paragraphs, HELD_OUT_MIN_WORDS to about
+// HELD_OUT_MAX_WORDS words; HELD_OUT_PER_LANG pages per language, spread over the sorted list.
+export function heldOutTexts(lang) {
+  const files = listFiles(`/usr/share/help/${HELP_DIRS[lang]}/gnome-help`, (n) => n.endsWith('.page'));
+  const texts = [];
+  for (const f of files) {
+    const ps = markupParagraphs(fs.readFileSync(f, 'utf8'))
+      .filter((p) => looksLikeProse(p) && !hasContactData(p) && languageOf(p) === lang);
+    const picked = [];
+    let n = 0;
+    for (const p of ps) {
+      const w = words(p).length;
+      if (n + w > HELD_OUT_MAX_WORDS) break;
+      picked.push(p); n += w;
+    }
+    if (n >= HELD_OUT_MIN_WORDS) texts.push({ text: picked.join(' '), lang, kind: 'heldout', source: `gnome-help/${path.basename(f)}`, entities: [] });
+  }
+  if (texts.length <= HELD_OUT_PER_LANG) return texts;
+  const step = texts.length / HELD_OUT_PER_LANG;
+  return Array.from({ length: HELD_OUT_PER_LANG }, (_, i) => texts[Math.floor(i * step)]);
+}
+
+// ---------------------------------------------------------------------------------------
+// The name filter for training paragraphs.
+function nameSet() {
+  const set = new Set();
+  const add = (v) => {
+    if (Array.isArray(v)) v.forEach(add);
+    else if (v && typeof v === 'object') Object.values(v).forEach(add);
+    else if (typeof v === 'string' && /^\p{Lu}[\p{L}'’-]+$/u.test(v)) set.add(v);
+  };
+  for (const f of Object.values(FAKERS)) {
+    const d = f.rawDefinitions;
+    add(d.person?.first_name); add(d.person?.last_name); add(d.person?.middle_name);
+    add(d.location?.city_name); add(d.location?.state);
+  }
+  return set;
+}
+const NAMES = nameSet();
+// Capitalised words that are not the first of a sentence.
+export function mentionsName(p) {
+  const re = /(^|[\s(«"“„‘'])(\p{Lu}[\p{L}'’-]+)/gu;
+  for (const m of p.matchAll(re)) {
+    const before = p.slice(0, m.index + m[1].length).trimEnd();
+    const sentenceStart = before === '' || /[.!?:;«"“„(]$/.test(before);
+    if (!sentenceStart && NAMES.has(m[2])) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// Writing things into a paragraph at word boundaries, keeping code-point offsets.
+const cpLen = (s) => [...s].length;
+
+// Insert pieces [{text, entities:[{start,end,label}] (offsets within text)}] at distinct word starts.
+export function insertAtWords(r, text, pieces) {
+  const starts = [0];
+  for (let i = 1; i < text.length; i++) if (text[i - 1] === ' ' && text[i] !== ' ') starts.push(i);
+  const at = new Set();
+  const positions = pieces.map(() => {
+    let s; let guard = 0;
+    do { s = r.pick(starts); } while (at.has(s) && guard++ < 20);
+    at.add(s); return s;
+  });
+  const order = pieces.map((p, i) => [positions[i], i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let out = '', copied = 0;
+  const entities = [];
+  for (const [pos, i] of order) {
+    out += text.slice(copied, pos);
+    copied = pos;
+    const base = cpLen(out);
+    for (const e of pieces[i].entities) entities.push({ start: base + e.start, end: base + e.end, label: e.label });
+    out += pieces[i].text + (pos < text.length ? ' ' : '');
+  }
+  out += text.slice(copied);
+  return { text: out.trimEnd(), entities };
+}
+
+// Runs of entities from a synthetic text that stand together (a full name, an address): the
+// text between two neighbours is at most a few spaces or punctuation marks.
+export function entityClusters(row) {
+  const cps = [...row.text];
+  const ents = [...row.entities].sort((a, b) => a.start - b.start);
+  const out = [];
+  let group = [];
+  const close = () => {
+    if (!group.length) return;
+    const s = group[0].start, e = group[group.length - 1].end;
+    out.push({ text: cps.slice(s, e).join(''), entities: group.map((x) => ({ start: x.start - s, end: x.end - s, label: x.label })) });
+    group = [];
+  };
+  for (const e of ents) {
+    if (group.length && !/^[\s,.\-/]{0,3}$/.test(cps.slice(group[group.length - 1].end, e.start).join(''))) close();
+    group.push(e);
+  }
+  close();
+  return out;
+}
+
+const LOOKALIKES = ['order', 'price', 'date', 'time', 'version', 'measure', 'qty', 'pct', 'year', 'ticket', 'invoice', 'sku', 'num', 'small', 'dur', 'room'];
+function wrap(r, piece) {
+  const w = r.wpick([[6, ['', '']], [2, ['(', ')']], [1, ['', ',']], [1, ['', ':']], [1, ['«', '»']]]);
+  return { text: w[0] + piece.text + w[1], entities: piece.entities.map((e) => ({ ...e, start: e.start + cpLen(w[0]), end: e.end + cpLen(w[0]) })) };
+}
+
+// ---------------------------------------------------------------------------------------
+function arg(name, dflt) {
+  const i = process.argv.indexOf('--' + name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+}
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const out = arg('out', 'assets/work/corpus');
+  const share = { plain: 0.5, numbers: 0.2, pii: 0.3 };
+  fs.mkdirSync(out, { recursive: true });
+  const r = new V.Rng(4242);
+  const synthetic = generateSplit(44, 12000);
+  const clusters = Object.fromEntries(LANGS.map((l) => [l, []]));
+  for (const row of synthetic) clusters[row.lang]?.push(...entityClusters(row));
+  const rows = [], stats = {};
+  for (const lang of LANGS) {
+    const seen = new Set();
+    const st = stats[lang] = { paragraphs: 0, prose: 0, named: 0, kept: 0, pii: 0, numbers: 0, words: 0 };
+    // Neighbouring paragraphs of one file make one text of 40 to about 200 words: a window
+    // costs 256 positions whatever it holds, and real requests are longer than a sentence.
+    const texts = [];
+    let buf = [], bufWords = 0, bufFile = null, target = 0;
+    const flush = () => { if (buf.length) texts.push({ text: buf.join(' '), source: bufSource }); buf = []; bufWords = 0; };
+    let bufSource = '';
+    for (const { p, source, file } of trainingParagraphs(lang)) {
+      st.paragraphs++;
+      if (!looksLikeProse(p) || hasContactData(p) || seen.has(p) || languageOf(p) !== lang) continue;
+      seen.add(p); st.prose++;
+      if (mentionsName(p)) { st.named++; continue; }
+      st.kept++; st.words += words(p).length;
+      if (file !== bufFile || bufWords >= target) { flush(); bufFile = file; bufSource = source; target = r.int(40, 200); }
+      buf.push(p); bufWords += words(p).length;
+    }
+    flush();
+    for (const { text: p, source } of texts) {
+      const kind = r.wpick([[share.plain, 'plain'], [share.numbers, 'numbers'], [share.pii, 'pii']]);
+      let row = { text: p, entities: [] };
+      if (kind === 'numbers') {
+        const n = r.int(1, 4);
+        row = insertAtWords(r, p, Array.from({ length: n }, () => wrap(r, { text: V.lookalike(r, lang, r.pick(LOOKALIKES)), entities: [] })));
+        st.numbers++;
+      } else if (kind === 'pii' && clusters[lang].length) {
+        const n = r.int(1, 4);
+        const pieces = Array.from({ length: n }, () => wrap(r, r.pick(clusters[lang])));
+        if (r.chance(0.5)) pieces.push(wrap(r, { text: V.lookalike(r, lang, r.pick(LOOKALIKES)), entities: [] }));
+        row = insertAtWords(r, p, pieces);
+        st.pii++;
+      }
+      st.texts = (st.texts || 0) + 1;
+      rows.push({ text: row.text, lang, kind: `prose-${kind}`, source, entities: row.entities });
+    }
+  }
+  fs.writeFileSync(path.join(out, 'prose.jsonl'), rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
+  const held = LANGS.flatMap(heldOutTexts);
+  fs.writeFileSync(path.join(out, 'heldout.jsonl'), held.map((x) => JSON.stringify(x)).join('\n') + '\n');
+  for (const [l, s] of Object.entries(stats)) console.error(`${l}: ${JSON.stringify(s)}`);
+  const hw = held.reduce((n, t) => n + words(t.text).length, 0);
+  console.error(`prose.jsonl: ${rows.length} texts; heldout.jsonl: ${held.length} texts, ${hw} words`);
+}
