@@ -6,7 +6,8 @@
 #   make train          train (resumable: run it again to continue from assets/work/ckpt/last.pt)
 #                       TRAIN_MINUTES is the total budget over all resumed runs
 #   make model          the whole recipe: tokdata -> train -> export -> assets/model/model.bxm
-#   make model-eval     int8 + float evaluation -> assets/model/report.json, REPORT.md
+#   make model-eval     int8 + float evaluation, and the service's (service-eval) -> assets/model/report.json, REPORT.md
+#   make service-eval   POST /redact on held-out prose, eval and hand-written texts -> assets/model/service-eval.json
 #   make hf-export      float model in Hugging Face layout -> build/hf/
 #   make hf-convert     build/hf/ -> build/model/from_hf.bxm, compared with a fresh export
 #
@@ -23,7 +24,7 @@ TRAIN_CKPT     := $(RECIPE_WORK)/ckpt/last.pt
 MODEL_BXM      := assets/model/model.bxm
 HF_DIR         ?= build/hf
 
-.PHONY: model-random train model model-export model-eval hf-export hf-convert
+.PHONY: model-random train model model-export model-eval service-eval hf-export hf-convert
 
 model-random:
 	$(RECIPE_PY) $(TRAIN_DIR)/export_bxm.py --random --out build/model/random.bxm
@@ -40,9 +41,17 @@ model: train
 	$(MAKE) model-export
 
 # Int8 numbers with stage 00's arithmetic: our expf/erff as a shared library (harness.mk builds it).
-model-eval: build/harness/libbxmaths.so
+# Then the service's view (service_eval.mjs, POST /redact of the last stage): held-out prose,
+# the eval corpus, the hand-written texts, the minimum-score study; evaluate.py folds it in.
+SERVICE_EVAL := assets/model/service-eval.json
+model-eval: build/harness/libbxmaths.so service-eval
 	$(RECIPE_PY) $(TRAIN_DIR)/evaluate.py --model $(MODEL_BXM) --ckpt $(TRAIN_CKPT) \
-		--maths build/harness/libbxmaths.so --test $(RECIPE_WORK)/data/test.tok.jsonl --out assets/model
+		--maths build/harness/libbxmaths.so --test $(RECIPE_WORK)/data/test.tok.jsonl --out assets/model \
+		--service-eval $(SERVICE_EVAL)
+
+service-eval: $(RECIPE_WORK)/corpus/prose.jsonl
+	$(MAKE) build-wasm
+	$(NODE) $(TRAIN_DIR)/service_eval.mjs --heldout $(RECIPE_WORK)/corpus/heldout.jsonl --out $(SERVICE_EVAL)
 
 hf-export:
 	$(RECIPE_PY) $(TRAIN_DIR)/export_hf.py --ckpt $(TRAIN_CKPT) --out $(HF_DIR)

@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// service_eval.mjs: the model as a user meets it, through POST /redact of a served stage.
+//
+//   node assets/recipe/train/service_eval.mjs [--stage NN] [--heldout assets/work/corpus/heldout.jsonl]
+//        [--out assets/model/service-eval.json]
+//
+// evaluate.py scores the network (exact spans after a Viterbi search). A user sees something
+// else: the service's decoding (greedy BIOES, entities widened to whole words, overlaps merged;
+// common/service/README.md). This script measures that, on three sets:
+//   - held-out prose (prose.mjs's heldout.jsonl: GNOME help, never trained on, no PII): every
+//     entity is spurious; reported per language per 1,000 words (words: runs of non-space);
+//   - the eval corpus (assets/corpora/eval.jsonl): listed PII strings covered, spurious entities;
+//   - the hand-written texts (assets/corpora/handwritten.jsonl): PII strings covered.
+// A string is covered when entities cover every non-space code point of its first occurrence
+// (the rule of tests/integration/redact_lib.mjs and of evaluate.py). Every answer is also
+// checked by checkAnswer (which includes: no entity starts or ends inside a word).
+//
+// The minimum-score study: each set is scored again keeping only entities whose `score` is at
+// least t, for several t (the service itself keeps every entity; see common/service/README.md).
+//
+// Any stage gives the same answers: every stage's logits equal stage 00's bit for bit
+// (`make test` proves it). The default is the last stage, the fastest.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { root, stageByNumber, stageNames, wasmBuild } from '../../../tests/integration/lib/env.mjs';
+import { startServer } from '../../../tests/integration/lib/server.mjs';
+
+function arg(name, dflt) {
+  const i = process.argv.indexOf('--' + name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+}
+const stage = arg('stage') ? stageByNumber(arg('stage')) : stageNames().at(-1);
+process.env.BX_REDACT_STAGE = stage;
+const { checkAnswer, detection, postRedact, provenance } = await import('../../../tests/integration/redact_lib.mjs');
+const component = path.join(wasmBuild, 'stages', stage, 'component.wasm');
+const heldoutPath = arg('heldout', path.join(root, 'assets/work/corpus/heldout.jsonl'));
+const out = arg('out', path.join(root, 'assets/model/service-eval.json'));
+export const THRESHOLDS = [0, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+const readJsonl = (p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const wordCount = (t) => t.split(/\s+/).filter(Boolean).length;
+
+async function answer(server, text) {
+  const res = await postRedact(server.url, JSON.stringify({ text }));
+  if (res.status !== 200) throw new Error(`POST /redact answered ${res.status} for "${text.slice(0, 60)}..."`);
+  const a = await res.json();
+  checkAnswer(text, a);
+  return a;
+}
+
+// Held-out prose: every entity is spurious.
+function scoreHeldOut(rows, answers, t) {
+  const per = {};
+  for (const [i, r] of rows.entries()) {
+    const p = (per[r.lang] ??= { texts: 0, words: 0, spurious: 0, texts_with_entities: 0 });
+    const ents = answers[i].entities.filter((e) => e.score >= t);
+    p.texts++; p.words += wordCount(r.text); p.spurious += ents.length; p.texts_with_entities += ents.length > 0;
+  }
+  for (const p of Object.values(per)) p.per_1000_words = Number((1000 * p.spurious / p.words).toFixed(3));
+  const all = Object.values(per).reduce((a, p) => ({ texts: a.texts + p.texts, words: a.words + p.words, spurious: a.spurious + p.spurious }), { texts: 0, words: 0, spurious: 0 });
+  all.per_1000_words = Number((1000 * all.spurious / all.words).toFixed(3));
+  all.worst_language_per_1000_words = Math.max(...Object.values(per).map((p) => p.per_1000_words));
+  return { all, per_language: per };
+}
+
+function scoreListed(rows, answers, t) {
+  let pii = 0, detected = 0, spurious = 0;
+  const missed = [], spuriousList = [];
+  for (const [i, r] of rows.entries()) {
+    const d = detection(r.text, r.pii ?? [], answers[i].entities.filter((e) => e.score >= t));
+    pii += d.pii; detected += d.detected; spurious += d.spurious.length;
+    missed.push(...d.missed.map((s) => `${r.lang ?? '?'}: ${s}`));
+    spuriousList.push(...d.spurious.map((e) => `${e.label}: ${e.text}`));
+  }
+  return { pii, detected, percent: Number((100 * detected / pii).toFixed(2)), spurious, missed, spurious_entities: spuriousList };
+}
+
+const loadBefore = os.loadavg()[0];
+const t0 = Date.now();
+const server = await startServer(component);
+try {
+  const sets = {
+    heldout: readJsonl(heldoutPath),
+    eval: readJsonl(path.join(root, 'assets/corpora/eval.jsonl')),
+    handwritten: readJsonl(path.join(root, 'assets/corpora/handwritten.jsonl'))
+      .map((r) => ({ ...r, pii: r.pii.filter((s) => r.text.includes(s)) })),
+  };
+  const answers = {};
+  for (const [name, rows] of Object.entries(sets)) {
+    answers[name] = [];
+    for (const r of rows) answers[name].push(await answer(server, r.text));
+    console.error(`${name}: ${rows.length} texts answered`);
+  }
+  const at = (t) => ({
+    heldout: scoreHeldOut(sets.heldout, answers.heldout, t),
+    eval: scoreListed(sets.eval, answers.eval, t),
+    handwritten: scoreListed(sets.handwritten, answers.handwritten, t),
+  });
+  const main = at(0);
+  main.heldout.spurious_entities = sets.heldout.flatMap((r, i) => answers.heldout[i].entities
+    .map((e) => `${r.lang} ${e.label} (${e.score}): ${e.text}`));
+  const study = THRESHOLDS.map((t) => {
+    const s = at(t);
+    return { min_score: t, heldout_spurious: s.heldout.all.spurious, heldout_worst_per_1000_words: s.heldout.all.worst_language_per_1000_words,
+      eval_detected: s.eval.detected, eval_pii: s.eval.pii, eval_spurious: s.eval.spurious,
+      handwritten_percent: s.handwritten.percent };
+  });
+  const result = {
+    what: 'POST /redact through a served stage (the service\'s decoding): held-out prose spurious entities per 1,000 words, eval corpus and hand-written PII covered; and the same with a minimum entity score',
+    stage,
+    ...provenance(loadBefore),
+    heldout_file: path.relative(root, heldoutPath),
+    heldout_sha256: createHash('sha256').update(readFileSync(heldoutPath)).digest('hex'),
+    seconds: Math.round((Date.now() - t0) / 1000),
+    ...main,
+    min_score_study: study,
+  };
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+  const h = main.heldout;
+  console.log(`wrote ${path.relative(root, out)}: held-out ${h.all.texts} texts, ${h.all.words} words, ${h.all.spurious} spurious ` +
+    `(worst language ${h.all.worst_language_per_1000_words}/1000 words); eval ${main.eval.detected}/${main.eval.pii}, ` +
+    `${main.eval.spurious} spurious; hand-written ${main.handwritten.percent}%`);
+  for (const s of study) console.log(`  min score ${s.min_score}: ${JSON.stringify(s)}`);
+} finally {
+  await server.stop();
+}
