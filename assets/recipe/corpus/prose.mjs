@@ -10,6 +10,8 @@
 //                       get ordinary numbers written in (order numbers, prices, dates, versions...:
 //                       still O); some get PII written into their sentences (entity clusters taken
 //                       from generate.mjs's texts of the same language, with their labels).
+//                       Half of the numbers and PII come with an ordinary word beside them (a
+//                       weekday, a month, a country, a role or title: contextWords), all O.
 //   OUT/heldout.jsonl   the held-out prose: GNOME's user help (gnome-user-docs), never trained on,
 //                       one text per help page, for the false-positive count of `make model-eval`.
 //
@@ -292,9 +294,61 @@ export function entityClusters(row) {
 }
 
 const LOOKALIKES = ['order', 'price', 'date', 'time', 'version', 'measure', 'qty', 'pct', 'year', 'ticket', 'invoice', 'sku', 'num', 'small', 'dur', 'room'];
+// An ordinary number for a text: one of values.mjs's look-alikes, or a bare amount as in a
+// price list or a table ("349,90", "1.250,00"; values.mjs's prices always carry a currency).
+function ordinaryNumber(r, lang) {
+  if (!r.chance(0.15)) return V.lookalike(r, lang, r.pick(LOOKALIKES));
+  const dec = lang === 'en' ? '.' : ',', thou = lang === 'en' ? ',' : '.';
+  const whole = String(r.wpick([[3, r.int(1, 999)], [1, r.int(1000, 99999)]]));
+  return (r.chance(0.5) ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, thou) : whole) + dec + r.digits(2);
+}
+
 function wrap(r, piece) {
   const w = r.wpick([[6, ['', '']], [2, ['(', ')']], [1, ['', ',']], [1, ['', ':']], [1, ['«', '»']]]);
   return { text: w[0] + piece.text + w[1], entities: piece.entities.map((e) => ({ ...e, start: e.start + cpLen(w[0]), end: e.end + cpLen(w[0]) })) };
+}
+
+// Hard negatives: ordinary words that stand next to personal data in real messages and are not
+// personal data themselves: weekdays and months (from the runtime's own locale data, Intl),
+// countries (Intl.DisplayNames; a country is none of our entity types), and roles and titles
+// (customer, employee, account holder, Dr., ...). Written beside a PII cluster or a number, all O,
+// so the model learns where an entity stops. Chosen as categories, not as words of any test text.
+const REGIONS = ['DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'AT', 'CH', 'US', 'GB', 'IE', 'PT', 'PL', 'SE', 'DK', 'NO', 'FI',
+  'CA', 'MX', 'BR', 'AR', 'JP', 'CN', 'IN', 'MA', 'TR', 'GR', 'CZ', 'HU', 'RO', 'LU', 'AU'];
+const ROLES = {
+  en: 'customer|employee|manager|account holder|patient|tenant|applicant|contact person|sender|recipient|owner|colleague|supervisor|landlord|support agent|cardholder|policyholder|Mr.|Mrs.|Ms.|Dr.|Prof.',
+  de: 'Kunde|Kundin|Mitarbeiter|Mitarbeiterin|Kontoinhaber|Kontoinhaberin|Patient|Patientin|Mieter|Mieterin|Antragsteller|Ansprechpartner|Absender|Empfänger|Vorgesetzter|Vermieter|Karteninhaber|Versicherungsnehmer|Herr|Frau|Dr.|Prof.',
+  fr: 'client|cliente|employé|employée|salarié|titulaire du compte|patient|patiente|locataire|demandeur|interlocuteur|expéditeur|destinataire|responsable|propriétaire|collègue|M.|Mme|Dr|Pr',
+  es: 'cliente|empleado|empleada|titular de la cuenta|paciente|inquilino|solicitante|persona de contacto|remitente|destinatario|responsable|propietario|compañero|Sr.|Sra.|Dr.|Dra.',
+  it: 'cliente|dipendente|titolare del conto|paziente|inquilino|richiedente|referente|mittente|destinatario|responsabile|proprietario|collega|sig.|sig.ra|dott.|dott.ssa|prof.|ing.',
+  nl: 'klant|medewerker|medewerkster|rekeninghouder|patiënt|huurder|aanvrager|contactpersoon|afzender|ontvanger|leidinggevende|verhuurder|eigenaar|collega|dhr.|mevr.|dr.|prof.',
+};
+export function contextWords(lang) {
+  const day = (i) => new Date(Date.UTC(2024, 0, 1 + i));
+  const fmt = (o) => (d) => new Intl.DateTimeFormat(lang, { ...o, timeZone: 'UTC' }).format(d);
+  const weekdays = [0, 1, 2, 3, 4, 5, 6].flatMap((i) => [fmt({ weekday: 'long' })(day(i)), fmt({ weekday: 'short' })(day(i))]);
+  const months = [...Array(12).keys()].flatMap((m) => [fmt({ month: 'long' })(new Date(Date.UTC(2024, m, 1))),
+    fmt({ month: 'short' })(new Date(Date.UTC(2024, m, 1)))]);
+  const names = new Intl.DisplayNames([lang], { type: 'region' });
+  return { time: [...weekdays, ...months], countries: REGIONS.map((c) => names.of(c)), roles: ROLES[lang].split('|') };
+}
+const capitalise = (w) => w[0].toLocaleUpperCase() + w.slice(1);
+
+// A piece with an ordinary word beside it (all O): "Customer: <piece>", "<role> <piece>",
+// "<piece>, <country>", "<weekday> <piece>"...
+function withContext(r, words, piece) {
+  const pick = (list) => (r.chance(0.5) ? capitalise(r.pick(list)) : r.pick(list));
+  const [before, after] = r.wpick([
+    [3, [pick(words.roles) + r.pick([' ', ': ']), '']],
+    [2, [pick(words.time) + r.pick([' ', ', ']), '']],
+    [2, ['', r.pick([', ', ' (', ' - ']) + r.pick(words.countries)]],
+    [1, ['', ' ' + pick(words.time)]],
+    [1, [pick(words.roles) + ' ', ', ' + r.pick(words.countries)]],
+  ]);
+  const close = after.includes('(') ? ')' : '';
+  const shift = cpLen(before);
+  return { text: before + piece.text + after + close,
+    entities: piece.entities.map((e) => ({ ...e, start: e.start + shift, end: e.end + shift })) };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -313,6 +367,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const rows = [], stats = {};
   for (const lang of LANGS) {
     const seen = new Set();
+    const cw = contextWords(lang);
+    const ctx = (piece) => (r.chance(0.5) ? withContext(r, cw, piece) : piece);
     const st = stats[lang] = { paragraphs: 0, prose: 0, named: 0, kept: 0, pii: 0, numbers: 0, words: 0 };
     // Neighbouring paragraphs of one file make one text of 40 to about 200 words: a window
     // costs 256 positions whatever it holds, and real requests are longer than a sentence.
@@ -335,12 +391,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       let row = { text: p, entities: [] };
       if (kind === 'numbers') {
         const n = r.int(1, 4);
-        row = insertAtWords(r, p, Array.from({ length: n }, () => wrap(r, { text: V.lookalike(r, lang, r.pick(LOOKALIKES)), entities: [] })));
+        row = insertAtWords(r, p, Array.from({ length: n }, () => wrap(r, ctx({ text: ordinaryNumber(r, lang), entities: [] }))));
         st.numbers++;
       } else if (kind === 'pii' && clusters[lang].length) {
         const n = r.int(1, 4);
-        const pieces = Array.from({ length: n }, () => wrap(r, r.pick(clusters[lang])));
-        if (r.chance(0.5)) pieces.push(wrap(r, { text: V.lookalike(r, lang, r.pick(LOOKALIKES)), entities: [] }));
+        const pieces = Array.from({ length: n }, () => wrap(r, ctx(r.pick(clusters[lang]))));
+        if (r.chance(0.5)) pieces.push(wrap(r, ctx({ text: ordinaryNumber(r, lang), entities: [] })));
         row = insertAtWords(r, p, pieces);
         st.pii++;
       }
