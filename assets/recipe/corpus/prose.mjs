@@ -336,14 +336,14 @@ const capitalise = (w) => w[0].toLocaleUpperCase() + w.slice(1);
 
 // A piece with an ordinary word beside it (all O): "Customer: <piece>", "<role> <piece>",
 // "<piece>, <country>", "<weekday> <piece>"...
-function withContext(r, words, piece) {
+function withContext(r, cw, piece) {
   const pick = (list) => (r.chance(0.5) ? capitalise(r.pick(list)) : r.pick(list));
   const [before, after] = r.wpick([
-    [3, [pick(words.roles) + r.pick([' ', ': ']), '']],
-    [2, [pick(words.time) + r.pick([' ', ', ']), '']],
-    [2, ['', r.pick([', ', ' (', ' - ']) + r.pick(words.countries)]],
-    [1, ['', ' ' + pick(words.time)]],
-    [1, [pick(words.roles) + ' ', ', ' + r.pick(words.countries)]],
+    [3, [pick(cw.roles) + r.pick([' ', ': ']), '']],
+    [2, [pick(cw.time) + r.pick([' ', ', ']), '']],
+    [2, ['', r.pick([', ', ' (', ' - ']) + r.pick(cw.countries)]],
+    [1, ['', ' ' + pick(cw.time)]],
+    [1, [pick(cw.roles) + ' ', ', ' + r.pick(cw.countries)]],
   ]);
   const close = after.includes('(') ? ')' : '';
   const shift = cpLen(before);
@@ -373,9 +373,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     // Neighbouring paragraphs of one file make one text of 40 to about 200 words: a window
     // costs 256 positions whatever it holds, and real requests are longer than a sentence.
     const texts = [];
-    let buf = [], bufWords = 0, bufFile = null, target = 0;
+    let buf = [], bufWords = 0, bufFile = null, bufSource = '', target = 0;
     const flush = () => { if (buf.length) texts.push({ text: buf.join(' '), source: bufSource }); buf = []; bufWords = 0; };
-    let bufSource = '';
     for (const { p, source, file } of trainingParagraphs(lang)) {
       st.paragraphs++;
       if (!looksLikeProse(p) || hasContactData(p) || seen.has(p) || languageOf(p) !== lang) continue;
