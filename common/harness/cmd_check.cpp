@@ -10,11 +10,18 @@
 // --limit N checks only the first N texts (a quick partial run; the
 // reference still covers the whole corpus).
 //
+// --part K/N checks texts K, K+N, K+2N, ... only: the corpus dealt round-robin
+// into N parts, as `make baseline` deals it, so every part holds every kind of
+// text the corpus has (it is written kind by kind). CI gives each stage one
+// part (common/harness/tests.cmake says why); `make test-slow` and
+// `make check-results` check every text.
+//
 // --mutate N flips the lowest bit of one logit of text N (its first content
 // row, label O) after the forward pass: the deliberate mutation that shows
 // this check can fail.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -33,7 +40,7 @@ namespace {
 
 constexpr const char* kUsage =
     "--ref FILE.ref [--corpus assets/corpora/equivalence.jsonl] [--diff-out FILE] [--model FILE] [--mutate N]\n"
-    "            [--limit N]";
+    "            [--limit N] [--part K/N]";
 
 int fail(const std::string& message) {
     std::fprintf(stderr, "check: %s\n", message.c_str());
@@ -47,6 +54,17 @@ void flip_lowest_bit(float& value) {
     std::memcpy(&value, &bits, 4);
 }
 
+// "K/N" with 0 <= K < N: sets *part and *parts; false otherwise.
+bool parse_part(const std::string& text, long* part, long* parts) {
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos) return false;
+    char* end = nullptr;
+    *part = std::strtol(text.c_str(), &end, 10);
+    if (end != text.c_str() + slash) return false;
+    *parts = std::strtol(text.c_str() + slash + 1, &end, 10);
+    return *end == '\0' && slash + 1 < text.size() && *parts >= 1 && *part >= 0 && *part < *parts;
+}
+
 int check_main(int argc, char** argv) {
     Args args(argc, argv);
     const std::string corpus_path = args.value("--corpus", "assets/corpora/equivalence.jsonl");
@@ -55,8 +73,11 @@ int check_main(int argc, char** argv) {
     const std::string model_path = args.value("--model");
     const long mutate = args.number("--mutate", -1);
     const long limit = args.number("--limit", -1);
+    const std::string part_text = args.value("--part", "0/1");
     if (!args.all_used(kUsage)) return 2;
     if (ref_path.empty()) return fail(std::string("--ref is required\nusage: check ") + kUsage);
+    long part = 0, parts = 1;
+    if (!parse_part(part_text, &part, &parts)) return fail("--part wants K/N with 0 <= K < N, not '" + part_text + "'");
 
     std::string error, bytes;
     Runner runner;
@@ -82,8 +103,10 @@ int check_main(int argc, char** argv) {
                                   : corpus.texts.size();
     const Progress progress("check", count);
     // snippet: check-compare
-    for (std::size_t i = 0; i < count; ++i) {
-        progress.done(i);
+    std::size_t checked = 0;
+    for (std::size_t i = static_cast<std::size_t>(part); i < count; i += static_cast<std::size_t>(parts)) {
+        progress.done(i - static_cast<std::size_t>(part));  // texts of the corpus passed, roughly
+        ++checked;
         TextLogits text;
         if (!runner.run(corpus.texts[i], text, &error)) return fail("text " + std::to_string(i) + ": " + error);
         if (static_cast<long>(i) == mutate && !text.logits.empty())
@@ -103,20 +126,26 @@ int check_main(int argc, char** argv) {
         diff.entries.push_back(make_entry(static_cast<std::uint32_t>(i), text));
     }
     // end-snippet
+    if (checked == 0) return fail("no text to check (--part " + part_text + ", " + std::to_string(count) + " texts)");
     diff.corpus_rows = static_cast<std::uint64_t>(rows);
     diff.corpus_rows_agree = static_cast<std::uint64_t>(agree);
 
     const double percent = rows > 0 ? 100.0 * static_cast<double>(agree) / static_cast<double>(rows) : 100.0;
+    // "1043 texts", "40 of 1043 texts", "261 texts (part 0/4 of 1043)".
+    std::string which = std::to_string(checked);
+    if (parts > 1)
+        which += " texts (part " + part_text + " of " + std::to_string(count) + ")";
+    else
+        which += (checked < corpus.texts.size() ? " of " + std::to_string(corpus.texts.size()) : "") + " texts";
     if (diff.entries.empty()) {
         std::printf("label agreement %ld/%ld (%.2f%%), max |dlogit| 0.00e0, mean |dlogit| 0.00e0\n", agree, rows,
                     percent);
-        std::printf("check: %zu%s texts, %d windows: every logit bit identical to stage 00\n", count,
-                    count < corpus.texts.size() ? (" of " + std::to_string(corpus.texts.size())).c_str() : "",
+        std::printf("check: %s, %d windows: every logit bit identical to stage 00\n", which.c_str(),
                     runner.forwards());
         return 0;
     }
-    std::printf("label agreement %ld/%ld (%.2f%%); %zu of %zu texts differ from stage 00 in logit bits\n", agree,
-                rows, percent, diff.entries.size(), count);
+    std::printf("label agreement %ld/%ld (%.2f%%); %zu of %s differ from stage 00 in logit bits\n", agree, rows,
+                percent, diff.entries.size(), which.c_str());
     if (!diff_path.empty()) {
         if (!write_file(diff_path, format_logits_file(diff), &error)) return fail(error);
         std::printf("check: this stage's logits for those texts -> %s (stage 00's `explain` reports |dlogit|)\n",

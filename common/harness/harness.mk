@@ -3,10 +3,11 @@
 #
 #   make eval STAGE=NN [RUNS=20] [NATIVE=1]
 #       the eval corpus against assets/baselines/eval.bin + forward timing
-#   make check STAGE=NN [CORPUS=file.jsonl] [NATIVE=1] [VARIANT=name] [MUTATE=i] [LIMIT=n] [HARNESS_EXPLAIN=0]
+#   make check STAGE=NN [CORPUS=file.jsonl] [NATIVE=1] [VARIANT=name] [MUTATE=i] [LIMIT=n] [PART=k/n] [HARNESS_EXPLAIN=0]
 #       every live row's logit bits of stage NN vs stage 00's on a corpus
 #       (default assets/corpora/equivalence.jsonl); exit 1 on ANY difference;
-#       LIMIT=n checks only the first n texts (quick, partial); HARNESS_EXPLAIN=0
+#       LIMIT=n checks only the first n texts (quick, partial); PART=k/n only
+#       texts k, k+n, k+2n, ... (CI's share, common/harness/tests.cmake); HARNESS_EXPLAIN=0
 #       skips stage 00's explanation of the differing texts (it reruns stage 00
 #       on each, which takes long when most texts differ)
 #   make baseline [CORPUS=file.jsonl] [NATIVE=1] [BASELINE_PARTS=n]
@@ -106,7 +107,7 @@ define harness_check
 	@mkdir -p $(HARNESS_DIR); rm -f $(HARNESS_DIFF); \
 	echo "check: $(STAGE_NAME)$(if $(VARIANT), variant $(VARIANT)) ($(HARNESS_FLAVOUR)) vs $(HARNESS_REF) on $(HARNESS_CORPUS)$(if $(1), with a one-bit mutation in text $(1))"; \
 	$(call harness_cli,$(STAGE_NAME),$(VARIANT)) check --corpus $(HARNESS_CORPUS) --ref $(HARNESS_REF) \
-	  --diff-out $(HARNESS_DIFF) $(if $(1),--mutate $(1)) $(if $(LIMIT),--limit $(LIMIT)); rc=$$?; \
+	  --diff-out $(HARNESS_DIFF) $(if $(1),--mutate $(1)) $(if $(LIMIT),--limit $(LIMIT)) $(if $(PART),--part $(PART)); rc=$$?; \
 	if [ $$rc -eq 1 ] && [ -f $(HARNESS_DIFF) ] && [ "$(HARNESS_EXPLAIN)" != 0 ]; then \
 	  $(call harness_cli,$(STAGE00_NAME)) explain --corpus $(HARNESS_CORPUS) --diff $(HARNESS_DIFF); \
 	fi
