@@ -83,12 +83,14 @@ bench-tiles:
 # wasm-objdump comes from Debian's wabt, installed here only when missing.
 # STAGE=11: stage 11's sweep (widened activations), whose GEMM is its own function.
 TILE_CODE_STAGE := $(if $(filter command line environment,$(origin STAGE)),$(STAGE_NUM),$(BENCH_TILES_STAGE))
+# (a variable: an unbalanced parenthesis inside $(if ...) would end the call early)
+TILE_CODE_GEMM := '::gemm\('
 tile-code: build-wasm
 	@if [ -z "$(TILE_CODE_STAGE)" ]; then echo "tile-code: no stages/NN-tile-shapes"; exit 2; fi
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
 	$(NODE) bench/tile-code.mjs --stage $(TILE_CODE_STAGE) --lines 24 \
-	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function '::gemm\(') \
+	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function $(TILE_CODE_GEMM)) \
 	  -o bench/results/check-$(TILE_CODE_STAGE)-tile-code.txt
 
 # The listings name their stages by what they show: the first stage with each kernel as it is now.

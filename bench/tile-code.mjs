@@ -69,12 +69,16 @@ function main() {
         const x86Loop = best(x86Loops(x86Code(b.module, fn.index)).map((l) => l.body), /pmaddwd/);
         const isStack = /xmm\d+.*\[(rbp|rsp)|\[(rbp|rsp)[^\]]*\].*xmm\d+/;
         const stack = count(x86Loop, isStack);
+        // An address computed by an instruction of its own: wasm's one
+        // addressing form is base + constant offset, anything else is a lea.
+        const leas = count(x86Loop, /^leal? /);
         // One step of k (16 bytes of every row) is 2 x M x N dot products.
         const perStep = 2 * b.m * b.n;
         const wasmSteps = count(wasmLoop, /^i32x4\.dot_i16x8_s$/) / perStep;
         const x86Steps = count(x86Loop, /pmaddwd/) / perStep;
         rows.push(`| ${b.label} | ${b.m}×${b.n} | ${b.m * b.n + 2 * b.m + 2} | ${wasmLoop.length} | ${wasmSteps} | ` +
-                  `${x86Loop.length} | ${x86Steps} | ${stack} | ${(stack / x86Steps).toFixed(1)} |`);
+                  `${x86Loop.length} | ${x86Steps} | ${(x86Loop.length / x86Steps).toFixed(1)} | ${stack} | ` +
+                  `${(stack / x86Steps).toFixed(1)} | ${(leas / x86Steps).toFixed(1)} |`);
         if (b === list[0] || b.label === o.excerpt) excerpts[b.label] = { fn: fn.name, loop: wasmLoop, x86: x86Loop, isStack };
     }
     const lines = [
@@ -83,13 +87,16 @@ function main() {
         `(node bench/tile-code.mjs --stage ${o.stage})`,
         `The inner loop of ${stageDir}'s int8 GEMM in each build: wasm body, and the x86-64 code V8 made of it.`,
         '',
-        '| build | tile | v128 in hand (M×N+2M+2) | wasm loop: instructions | k steps | x86 loop: instructions | k steps | xmm↔stack moves | per k step |',
-        '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+        '| build | tile | v128 in hand (M×N+2M+2) | wasm loop: instructions | k steps | x86 loop: instructions | k steps | ' +
+            'x86 instructions per k step | xmm↔stack moves | per k step | address `lea`s per k step |',
+        '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
         ...rows,
         '',
         'k steps: 16-byte steps of k per trip round the loop (dot products in the loop / 2MN); V8 unrolls small loops,',
         'so an x86 trip can be several wasm trips. xmm↔stack moves: instructions in the x86 loop that move a vector',
         'between a register and a stack slot ([rbp-..], [rsp+..]): values that did not fit the 16 registers.',
+        'address leas: `lea` instructions in the x86 loop, each an address computed apart from the load that uses it',
+        '(wasm addresses memory only as a value plus a constant offset, which x86 folds into the load).',
     ];
     for (const [label, e] of Object.entries(excerpts)) {
         lines.push('', `wasm, ${label}: the loop in ${e.fn}, first ${Math.min(o.lines, e.loop.length)} of ${e.loop.length} instructions`);

@@ -44,7 +44,9 @@ mkdir -p "$out"
 
 provenance() {
     local dirty=""
-    git diff --quiet HEAD -- stages common assets/model/model.bxm assets/baselines 2>/dev/null || dirty="+uncommitted"
+    # Untracked files count too: a new stage's directory is untracked until committed.
+    [ -z "$(git status --porcelain -- stages common assets/model/model.bxm assets/baselines 2>/dev/null)" ] ||
+        dirty="+uncommitted"
     echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)$dirty," \
          "model sha256 $(sha256sum assets/model/model.bxm | cut -c1-16), node $(node --version)," \
          "$(clang-19 --version | head -1), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) x$(nproc)"
