@@ -8,6 +8,9 @@
 #   make bench-tiles       bench-sweep of the tile-shapes stage (stages/*-tile-shapes)
 #   make tile-code [STAGE=11]   the tile stage's (or stage 11's) inner GEMM loop per build, in wasm and
 #                          in V8's x86 code (bench/tile-code.mjs -> bench/results/check-NN-tile-code.txt; installs wabt)
+#   make float-loops STAGE=NN   forward()'s float loops in V8's x86 code for stage NN and the one
+#                          before: instructions and xmm<->stack moves (bench/float-loops.mjs ->
+#                          bench/results/check-NN-float-loops.txt; installs wabt)
 #   make simd-listings     four of our inner loops in wasm and in V8's x86 code, for the book's SIMD
 #                          chapter (bench/simd-listing.mjs -> bench/results/check-NN-simd-*.txt; installs wabt)
 #   make bench-serve STAGES=03,04   the whole request through `make serve`'s host, stages side by
@@ -49,7 +52,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code
+.PHONY: load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -92,6 +95,13 @@ tile-code: build-wasm
 	$(NODE) bench/tile-code.mjs --stage $(TILE_CODE_STAGE) --lines 24 \
 	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function $(TILE_CODE_GEMM)) \
 	  -o bench/results/check-$(TILE_CODE_STAGE)-tile-code.txt
+
+# The stage before STAGE: the directory listed just before it.
+float-loops: require-stage build-wasm
+	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
+	prev=$$(ls -d stages/[0-9][0-9]-* | sed -n '\|^stages/$(STAGE_NAME)$$|{x;p;q};h' | xargs -r -n1 basename | cut -d- -f1); \
+	$(NODE) bench/float-loops.mjs --stages $${prev:+$$prev,}$(STAGE_NUM) -o bench/results/check-$(STAGE_NUM)-float-loops.txt
 
 # The listings name their stages by what they show: the first stage with each kernel as it is now.
 SIMD_LISTING = $(NODE) bench/simd-listing.mjs

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// Where a forward pass's float loops keep their values: for each stage given,
+// every innermost loop of the x86-64 code V8 makes of forward() that
+// multiplies floats (vmulps), with its instruction count, its float
+// multiplications and additions, and its moves of vectors between a register
+// and a stack slot ([rbp-..] or [rsp+..]), i.e. values that did not fit the
+// fifteen xmm registers V8 allocates. Attention, GELU, softmax and LayerNorm
+// are all inlined into forward(), so the loops are listed by what they do:
+// a loop with as many additions as multiplications is a product's sum.
+//
+//   node bench/float-loops.mjs --stages 14,15 [-o FILE]
+//   make float-loops STAGE=15        (the stage and the one before it;
+//                                     writes bench/results/check-15-float-loops.txt)
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { count, wasmFunctions, x86Code, x86Loops } from './lib/wasm-code.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function parseArgs(argv) {
+    const o = { stages: [], out: null, build: 'build/wasm' };
+    for (let i = 0; i < argv.length; i++) {
+        if (argv[i] === '--stages') o.stages = argv[++i].split(',');
+        else if (argv[i] === '-o') o.out = argv[++i];
+        else if (argv[i] === '--build') o.build = argv[++i];
+        else throw new Error(`unknown argument ${argv[i]}`);
+    }
+    if (o.stages.length === 0) throw new Error('usage: float-loops.mjs --stages NN[,MM...] [-o FILE]');
+    return o;
+}
+
+function main() {
+    const o = parseArgs(process.argv.slice(2));
+    const isStack = /xmm\d+.*\[(rbp|rsp)|\[(rbp|rsp)[^\]]*\].*xmm\d+/;
+    const lines = [
+        `# ${new Date().toISOString().slice(0, 16)}Z, ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}, ` +
+        `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff) (node bench/float-loops.mjs --stages ${o.stages.join(',')})`,
+        'The innermost x86-64 loops of forward() that multiply floats, as V8 compiles each stage, in code order.',
+        '',
+        '| stage | loop | instructions | vmulps | vaddps | xmm↔stack moves | share of the loop |',
+        '|---|--:|--:|--:|--:|--:|--:|',
+    ];
+    for (const num of o.stages) {
+        const dir = readdirSync(resolve(root, o.build, 'stages')).find((d) => d.startsWith(`${num}-`));
+        if (!dir) throw new Error(`no ${o.build}/stages/${num}-*`);
+        const module = join(o.build, 'stages', dir, 'cli.wasm');
+        if (!existsSync(resolve(root, module))) throw new Error(`${module} is missing (make build-wasm)`);
+        const fn = wasmFunctions(resolve(root, module)).find((f) => /^bx::stage::forward\(/.test(f.name));
+        if (!fn) throw new Error(`${module}: no bx::stage::forward in the name section`);
+        let n = 0;
+        for (const { body } of x86Loops(x86Code(module, fn.index))) {
+            const mul = count(body, /^vmulps /);
+            if (mul === 0) continue;
+            const stack = count(body, isStack);
+            lines.push(`| ${dir} | ${++n} | ${body.length} | ${mul} | ${count(body, /^vaddps /)} | ${stack} | ` +
+                       `${Math.round((100 * stack) / body.length)}% |`);
+        }
+    }
+    lines.push('', 'xmm↔stack moves: instructions in the loop that move a vector between a register and a stack slot.');
+    const text = `${lines.join('\n')}\n`;
+    if (o.out) { writeFileSync(resolve(root, o.out), text); console.log(`wrote ${relative(process.cwd(), resolve(root, o.out))}`); } else process.stdout.write(text);
+}
+
+try { main(); } catch (e) { console.error(`float-loops: ${e.message}`); process.exitCode = 1; }
