@@ -39,8 +39,8 @@ function main() {
         `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff) (node bench/float-loops.mjs --stages ${o.stages.join(',')})`,
         'The innermost x86-64 loops of forward() that multiply floats, as V8 compiles each stage, in code order.',
         '',
-        '| stage | loop | instructions | vmulps | vaddps | xmm↔stack moves | share of the loop |',
-        '|---|--:|--:|--:|--:|--:|--:|',
+        '| stage | loop | instructions | vmulps | vaddps | xmm↔stack moves | of which stores | share of the loop |',
+        '|---|--:|--:|--:|--:|--:|--:|--:|',
     ];
     for (const num of o.stages) {
         const dir = readdirSync(resolve(root, o.build, 'stages')).find((d) => d.startsWith(`${num}-`));
@@ -54,11 +54,13 @@ function main() {
             const mul = count(body, /^vmulps /);
             if (mul === 0) continue;
             const stack = count(body, isStack);
-            lines.push(`| ${dir} | ${++n} | ${body.length} | ${mul} | ${count(body, /^vaddps /)} | ${stack} | ` +
+            const stores = count(body, /\[(rbp|rsp)[^\]]*\],xmm\d+/);
+            lines.push(`| ${dir} | ${++n} | ${body.length} | ${mul} | ${count(body, /^vaddps /)} | ${stack} | ${stores} | ` +
                        `${Math.round((100 * stack) / body.length)}% |`);
         }
     }
-    lines.push('', 'xmm↔stack moves: instructions in the loop that move a vector between a register and a stack slot.');
+    lines.push('', 'xmm↔stack moves: instructions in the loop that move a vector between a register and a stack slot;',
+               'stores: those that write the slot (a value that changes in the loop and did not fit), the rest reload it.');
     const text = `${lines.join('\n')}\n`;
     if (o.out) { writeFileSync(resolve(root, o.out), text); console.log(`wrote ${relative(process.cwd(), resolve(root, o.out))}`); } else process.stdout.write(text);
 }
