@@ -6,8 +6,9 @@
 #                          checked, then timed interleaved in BENCH_SWEEP_ROUNDS (3) rounds, plain
 #                          and epoch; BESIDE=MM times stage MM (as built) in the same rounds
 #   make bench-tiles       bench-sweep of the tile-shapes stage (stages/*-tile-shapes)
-#   make tile-code [STAGE=11]   the tile stage's (or stage 11's) inner GEMM loop per build, in wasm and
-#                          in V8's x86 code (bench/tile-code.mjs -> bench/results/check-NN-tile-code.txt; installs wabt)
+#   make tile-code [STAGE=11] [EPOCH=1]   the tile stage's (or stage 11's) inner GEMM loop per build, in
+#                          wasm and in V8's x86 code (bench/tile-code.mjs -> bench/results/check-NN-tile-code.txt;
+#                          installs wabt); EPOCH=1: the builds instrumented with the epoch checks (-epoch.txt)
 #   make float-loops STAGE=NN   forward()'s float loops in V8's x86 code for stage NN and the one
 #                          before: instructions and xmm<->stack moves (bench/float-loops.mjs ->
 #                          bench/results/check-NN-float-loops.txt; installs wabt)
@@ -94,7 +95,7 @@ tile-code: build-wasm
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
 	$(NODE) bench/tile-code.mjs --stage $(TILE_CODE_STAGE) --lines 24 \
 	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function $(TILE_CODE_GEMM)) \
-	  -o bench/results/check-$(TILE_CODE_STAGE)-tile-code.txt
+	  $(if $(EPOCH),--epoch) -o bench/results/check-$(TILE_CODE_STAGE)-tile-code$(if $(EPOCH),-epoch).txt
 
 # The stage before STAGE: the directory listed just before it.
 float-loops: require-stage build-wasm

@@ -12,13 +12,19 @@
 // shape given by --excerpt. Only the innermost loop counts: tails and set-up
 // run once per tile, the loop body once per 16 bytes of k.
 //
-//   node bench/tile-code.mjs --stage 05 [--excerpt t4x4] [--lines 40] [--function REGEX] [-o FILE]
+// With --epoch, every build is first instrumented with the bench's epoch
+// checks (bench/epoch/instrument.mjs, as `make bench` does for epoch mode) and
+// the instrumented module's loop is counted instead.
+//
+//   node bench/tile-code.mjs --stage 05 [--excerpt t4x4] [--lines 40] [--function REGEX] [--epoch] [-o FILE]
 //   make tile-code      (writes bench/results/check-05-tile-code.txt)
+//   make tile-code STAGE=16 EPOCH=1   (writes bench/results/check-16-tile-code-epoch.txt)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { best, count, wasmFunctions, wasmLoops, x86Code, x86Loops } from './lib/wasm-code.mjs';
+import { instrument } from './epoch/instrument.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -34,6 +40,7 @@ function parseArgs(argv) {
         else if (a === '-o') o.out = argv[++i];
         else if (a === '--build') o.build = argv[++i];
         else if (a === '--function') o.fn = new RegExp(argv[++i]);
+        else if (a === '--epoch') o.epoch = true;
         else throw new Error(`unknown argument ${a}`);
     }
     if (!o.stage) throw new Error('usage: tile-code.mjs --stage NN [--excerpt NAME] [--lines N] [-o FILE]');
@@ -63,6 +70,11 @@ function main() {
     const excerpts = {};
     for (const b of list) {
         if (!existsSync(resolve(root, b.module))) throw new Error(`${b.module} is missing (make build-wasm)`);
+        if (o.epoch) {  // the module the bench times in epoch mode, written where the bench writes it
+            const epoch = b.module.replace(/\.wasm$/, '.epoch.wasm');
+            writeFileSync(resolve(root, epoch), instrument(readFileSync(resolve(root, b.module))).bytes);
+            b.module = epoch;
+        }
         const fn = wasmFunctions(resolve(root, b.module)).find((f) => o.fn.test(f.name));
         if (!fn) throw new Error(`${b.module}: no function matching ${o.fn} in the name section`);
         const wasmLoop = best(wasmLoops(fn.body), /^i32x4\.dot_i16x8_s$/);
@@ -72,24 +84,29 @@ function main() {
         // An address computed by an instruction of its own: wasm's one
         // addressing form is base + constant offset, anything else is a lea.
         const leas = count(x86Loop, /^leal? /);
+        // General registers saved to or reloaded from the frame: values V8 keeps
+        // in memory across the loop (pointers, counters, the epoch check's state).
+        const gprStack = count(x86Loop, /^(REX\.W )?movl?q? (r\w+|e\w+),\[(rbp|rsp)|^(REX\.W )?movl?q? \[(rbp|rsp)[^\]]*\],(r|e)\w+/);
         // One step of k (16 bytes of every row) is 2 x M x N dot products.
         const perStep = 2 * b.m * b.n;
         const wasmSteps = count(wasmLoop, /^i32x4\.dot_i16x8_s$/) / perStep;
         const x86Steps = count(x86Loop, /pmaddwd/) / perStep;
         rows.push(`| ${b.label} | ${b.m}×${b.n} | ${b.m * b.n + 2 * b.m + 2} | ${wasmLoop.length} | ${wasmSteps} | ` +
                   `${x86Loop.length} | ${x86Steps} | ${(x86Loop.length / x86Steps).toFixed(1)} | ${stack} | ` +
-                  `${(stack / x86Steps).toFixed(1)} | ${(leas / x86Steps).toFixed(1)} |`);
+                  `${(stack / x86Steps).toFixed(1)} | ${(leas / x86Steps).toFixed(1)} | ${(gprStack / x86Steps).toFixed(1)} |`);
         if (b === list[0] || b.label === o.excerpt) excerpts[b.label] = { fn: fn.name, loop: wasmLoop, x86: x86Loop, isStack };
     }
     const lines = [
         `# ${new Date().toISOString().slice(0, 16)}Z, ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}, ` +
         `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ${execFileSync('wasm-objdump', ['--version'], { encoding: 'utf8' }).trim()} ` +
-        `(node bench/tile-code.mjs --stage ${o.stage})`,
-        `The inner loop of ${stageDir}'s int8 GEMM in each build: wasm body, and the x86-64 code V8 made of it.`,
+        `(node bench/tile-code.mjs --stage ${o.stage}${o.epoch ? ' --epoch' : ''})`,
+        `The inner loop of ${stageDir}'s int8 GEMM in each build${o.epoch ? ', instrumented with the epoch checks' : ''}: ` +
+        'wasm body, and the x86-64 code V8 made of it.',
         '',
         '| build | tile | v128 in hand (M×N+2M+2) | wasm loop: instructions | k steps | x86 loop: instructions | k steps | ' +
-            'x86 instructions per k step | xmm↔stack moves | per k step | address `lea`s per k step |',
-        '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+            'x86 instructions per k step | xmm↔stack moves | per k step | address `lea`s per k step | ' +
+            'general-register↔stack moves per k step |',
+        '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
         ...rows,
         '',
         'k steps: 16-byte steps of k per trip round the loop (dot products in the loop / 2MN); V8 unrolls small loops,',
@@ -97,6 +114,8 @@ function main() {
         'between a register and a stack slot ([rbp-..], [rsp+..]): values that did not fit the 16 registers.',
         'address leas: `lea` instructions in the x86 loop, each an address computed apart from the load that uses it',
         '(wasm addresses memory only as a value plus a constant offset, which x86 folds into the load).',
+        'general-register↔stack moves: 64- or 32-bit moves between a general register and a frame slot in the loop',
+        '(a pointer, counter or other scalar V8 did not keep in a register across the loop).',
     ];
     for (const [label, e] of Object.entries(excerpts)) {
         lines.push('', `wasm, ${label}: the loop in ${e.fn}, first ${Math.min(o.lines, e.loop.length)} of ${e.loop.length} instructions`);

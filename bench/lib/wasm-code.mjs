@@ -39,9 +39,12 @@ export function wasmLoops(body, { innermost = true } = {}) {
 
 // x86 code of one wasm function, as V8's TurboFan compiled it while the
 // module ran `args` (a command that calls the function: V8 compiles on first call).
+// An epoch-instrumented module (bench/epoch/instrument.mjs) runs under the
+// bench's host, which provides the bx_epoch import; the others under the CLI host.
 export function x86Code(module, index, args = ['eval', '--runs', '1']) {
+    const host = /\.epoch\.wasm$/.test(module) ? 'bench/e2e/wasi-host.mjs' : 'common/host/wasi-run.mjs';
     const r = spawnSync(process.execPath, ['--no-liftoff', `--print-wasm-code-function-index=${index}`, '--single-threaded-gc',
-        '--disable-warning=ExperimentalWarning', join(root, 'common/host/wasi-run.mjs'), module, ...args],
+        '--disable-warning=ExperimentalWarning', join(root, host), module, ...args],
     { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
     if (r.status !== 0) throw new Error(`${module}: ${args.join(' ')} exited ${r.status}`);
     const out = [];
