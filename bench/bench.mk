@@ -97,12 +97,10 @@ tile-code: build-wasm
 	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function $(TILE_CODE_GEMM)) \
 	  $(if $(EPOCH),--epoch) -o bench/results/check-$(TILE_CODE_STAGE)-tile-code$(if $(EPOCH),-epoch).txt
 
-# The stage before STAGE: the directory listed just before it.
 float-loops: require-stage build-wasm
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
-	prev=$$(ls -d stages/[0-9][0-9]-* | sed -n '\|^stages/$(STAGE_NAME)$$|{x;p;q};h' | xargs -r -n1 basename | cut -d- -f1); \
-	$(NODE) bench/float-loops.mjs --stages $${prev:+$$prev,}$(STAGE_NUM) -o bench/results/check-$(STAGE_NUM)-float-loops.txt
+	$(NODE) bench/float-loops.mjs --stage $(STAGE_NUM) -o bench/results/check-$(STAGE_NUM)-float-loops.txt
 
 # The listings name their stages by what they show: the first stage with each kernel as it is now.
 SIMD_LISTING = $(NODE) bench/simd-listing.mjs

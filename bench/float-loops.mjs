@@ -8,43 +8,42 @@
 // are all inlined into forward(), so the loops are listed by what they do:
 // a loop with as many additions as multiplications is a product's sum.
 //
-//   node bench/float-loops.mjs --stages 14,15 [-o FILE]
-//   make float-loops STAGE=15        (the stage and the one before it;
-//                                     writes bench/results/check-15-float-loops.txt)
+//   node bench/float-loops.mjs --stage 15 [-o FILE]   (stage 15 and the stage before it)
+//   make float-loops STAGE=15        (writes bench/results/check-15-float-loops.txt)
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { count, wasmFunctions, x86Code, x86Loops } from './lib/wasm-code.mjs';
+import { count, wasmFunctions, x86Code, x86Loops, xmmStackMove, xmmStackStore } from './lib/wasm-code.mjs';
+import { stageByNumber, stageNames } from '../tests/integration/lib/env.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-    const o = { stages: [], out: null, build: 'build/wasm' };
+    const o = { stage: null, out: null, build: 'build/wasm' };
     for (let i = 0; i < argv.length; i++) {
-        if (argv[i] === '--stages') o.stages = argv[++i].split(',');
+        if (argv[i] === '--stage') o.stage = argv[++i];
         else if (argv[i] === '-o') o.out = argv[++i];
         else if (argv[i] === '--build') o.build = argv[++i];
         else throw new Error(`unknown argument ${argv[i]}`);
     }
-    if (o.stages.length === 0) throw new Error('usage: float-loops.mjs --stages NN[,MM...] [-o FILE]');
+    if (!o.stage) throw new Error('usage: float-loops.mjs --stage NN [-o FILE]');
     return o;
 }
 
 function main() {
     const o = parseArgs(process.argv.slice(2));
-    const isStack = /xmm\d+.*\[(rbp|rsp)|\[(rbp|rsp)[^\]]*\].*xmm\d+/;
+    const stage = stageByNumber(o.stage);
+    const dirs = stageNames().slice(0, stageNames().indexOf(stage) + 1).slice(-2);  // the one before, and it
     const lines = [
         `# ${new Date().toISOString().slice(0, 16)}Z, ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}, ` +
-        `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff) (node bench/float-loops.mjs --stages ${o.stages.join(',')})`,
+        `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff) (node bench/float-loops.mjs --stage ${o.stage})`,
         'The innermost x86-64 loops of forward() that multiply floats, as V8 compiles each stage, in code order.',
         '',
         '| stage | loop | instructions | vmulps | vaddps | xmm↔stack moves | of which stores | share of the loop |',
         '|---|--:|--:|--:|--:|--:|--:|--:|',
     ];
-    for (const num of o.stages) {
-        const dir = readdirSync(resolve(root, o.build, 'stages')).find((d) => d.startsWith(`${num}-`));
-        if (!dir) throw new Error(`no ${o.build}/stages/${num}-*`);
+    for (const dir of dirs) {
         const module = join(o.build, 'stages', dir, 'cli.wasm');
         if (!existsSync(resolve(root, module))) throw new Error(`${module} is missing (make build-wasm)`);
         const fn = wasmFunctions(resolve(root, module)).find((f) => /^bx::stage::forward\(/.test(f.name));
@@ -53,8 +52,8 @@ function main() {
         for (const { body } of x86Loops(x86Code(module, fn.index))) {
             const mul = count(body, /^vmulps /);
             if (mul === 0) continue;
-            const stack = count(body, isStack);
-            const stores = count(body, /\[(rbp|rsp)[^\]]*\],xmm\d+/);
+            const stack = count(body, xmmStackMove);
+            const stores = count(body, xmmStackStore);
             lines.push(`| ${dir} | ${++n} | ${body.length} | ${mul} | ${count(body, /^vaddps /)} | ${stack} | ${stores} | ` +
                        `${Math.round((100 * stack) / body.length)}% |`);
         }

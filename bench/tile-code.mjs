@@ -23,7 +23,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { best, count, wasmFunctions, wasmLoops, x86Code, x86Loops } from './lib/wasm-code.mjs';
+import { best, count, gprStackMove, wasmFunctions, wasmLoops, x86Code, x86Loops, xmmStackMove } from './lib/wasm-code.mjs';
 import { instrument } from './epoch/instrument.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -79,14 +79,14 @@ function main() {
         if (!fn) throw new Error(`${b.module}: no function matching ${o.fn} in the name section`);
         const wasmLoop = best(wasmLoops(fn.body), /^i32x4\.dot_i16x8_s$/);
         const x86Loop = best(x86Loops(x86Code(b.module, fn.index)).map((l) => l.body), /pmaddwd/);
-        const isStack = /xmm\d+.*\[(rbp|rsp)|\[(rbp|rsp)[^\]]*\].*xmm\d+/;
+        const isStack = xmmStackMove;
         const stack = count(x86Loop, isStack);
         // An address computed by an instruction of its own: wasm's one
         // addressing form is base + constant offset, anything else is a lea.
         const leas = count(x86Loop, /^leal? /);
         // General registers saved to or reloaded from the frame: values V8 keeps
         // in memory across the loop (pointers, counters, the epoch check's state).
-        const gprStack = count(x86Loop, /^(REX\.W )?movl?q? (r\w+|e\w+),\[(rbp|rsp)|^(REX\.W )?movl?q? \[(rbp|rsp)[^\]]*\],(r|e)\w+/);
+        const gprStack = count(x86Loop, gprStackMove);
         // One step of k (16 bytes of every row) is 2 x M x N dot products.
         const perStep = 2 * b.m * b.n;
         const wasmSteps = count(wasmLoop, /^i32x4\.dot_i16x8_s$/) / perStep;

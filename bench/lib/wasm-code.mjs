@@ -72,4 +72,10 @@ export function x86Loops(code, { innermost = true } = {}) {
 }
 
 export const count = (list, re) => list.filter((x) => re.test(x.text)).length;
+
+// Moves between a register and a frame slot ([rbp-..], [rsp+..]) in V8's x86
+// code: values the register allocator did not keep in registers.
+export const xmmStackMove = /xmm\d+.*\[(rbp|rsp)|\[(rbp|rsp)[^\]]*\].*xmm\d+/;   // a vector, either way
+export const xmmStackStore = /\[(rbp|rsp)[^\]]*\],xmm\d+/;                       // a vector written to its slot
+export const gprStackMove = /^(REX\.W )?movl?q? (r\w+|e\w+),\[(rbp|rsp)|^(REX\.W )?movl?q? \[(rbp|rsp)[^\]]*\],(r|e)\w+/;
 export const best = (loops, re) => loops.reduce((a, b) => (count(b, re) > count(a ?? [], re) ? b : a), null);
