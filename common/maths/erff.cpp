@@ -28,24 +28,9 @@
 namespace bx {
 namespace {
 
-// Boundaries, erx and the pp/qq and pa/qa polynomials (shared with stage 07).
+// Boundaries, erx and every polynomial (shared with the stages that compute
+// erf four lanes at a time).
 using namespace erff_coefficients;
-
-// 1.25 <= |x| < 1/0.35: the exponent's correction is ra(s) / sa(s), s = 1/x^2.
-constexpr float ra0 = f(0xbc21a093), ra1 = f(0xbf31a0b7), ra2 = f(0xc128f022),
-                ra3 = f(0xc2798057), ra4 = f(0xc322658c), ra5 = f(0xc3389ae7),
-                ra6 = f(0xc2a2932b), ra7 = f(0xc11d077e);
-constexpr float sa1 = f(0x419d35ce), sa2 = f(0x4309a863), sa3 = f(0x43d9486f),
-                sa4 = f(0x442158c9), sa5 = f(0x43d6810b), sa6 = f(0x42d9451f),
-                sa7 = f(0x40d23f7c), sa8 = f(0xbd777f97);
-
-// 1/0.35 <= |x| < 6: the same with rb(s) / sb(s).
-constexpr float rb0 = f(0xbc21a092), rb1 = f(0xbf4c9dd4), rb2 = f(0xc18e104b),
-                rb3 = f(0xc320a2ea), rb4 = f(0xc41f6441), rb5 = f(0xc480230b),
-                rb6 = f(0xc3f1c275);
-constexpr float sb1 = f(0x41f2b459), sb2 = f(0x43a2e571), sb3 = f(0x44c01759),
-                sb4 = f(0x4547fdbb), sb5 = f(0x451f90ce), sb6 = f(0x43ed43a7),
-                sb7 = f(0xc1b38712);
 
 // erfc(|x|) for 0.84375 <= |x| < 6 (abs_bits is the bit pattern of |x|).
 float erfc_from_0p84375(std::uint32_t abs_bits) {

@@ -1,7 +1,8 @@
-// The constants of bx_erff's cheap branches, in one place, because stage 07
-// computes two of those branches four lanes at a time and must use the very
-// same f32 values (common/maths/erff.cpp uses these too). Every value is
-// written as its f32 bit pattern, so no decimal literal can round differently.
+// The constants of bx_erff, in one place, because stage 07 computes two of
+// its branches four lanes at a time, stage 17 every branch but the tiny one,
+// and both must use the very same f32 values (common/maths/erff.cpp uses
+// these too). Every value is written as its f32 bit pattern, so no decimal
+// literal can round differently.
 #pragma once
 
 #include <bit>
@@ -35,5 +36,21 @@ inline constexpr float pa0 = f(0xbb1acdc6), pa1 = f(0x3ed46805), pa2 = f(0xbebe9
                        pa6 = f(0xbb0df9c0);
 inline constexpr float qa1 = f(0x3dd9f331), qa2 = f(0x3f0a5785), qa3 = f(0x3d931ae7),
                        qa4 = f(0x3e013307), qa5 = f(0x3c5f6e13), qa6 = f(0x3c445aa3);
+
+// 1.25 <= |x| < 1/0.35: the exponent's correction is ra(s) / sa(s), s = 1/x^2.
+inline constexpr float ra0 = f(0xbc21a093), ra1 = f(0xbf31a0b7), ra2 = f(0xc128f022),
+                       ra3 = f(0xc2798057), ra4 = f(0xc322658c), ra5 = f(0xc3389ae7),
+                       ra6 = f(0xc2a2932b), ra7 = f(0xc11d077e);
+inline constexpr float sa1 = f(0x419d35ce), sa2 = f(0x4309a863), sa3 = f(0x43d9486f),
+                       sa4 = f(0x442158c9), sa5 = f(0x43d6810b), sa6 = f(0x42d9451f),
+                       sa7 = f(0x40d23f7c), sa8 = f(0xbd777f97);
+
+// 1/0.35 <= |x| < 6: the same with rb(s) / sb(s).
+inline constexpr float rb0 = f(0xbc21a092), rb1 = f(0xbf4c9dd4), rb2 = f(0xc18e104b),
+                       rb3 = f(0xc320a2ea), rb4 = f(0xc41f6441), rb5 = f(0xc480230b),
+                       rb6 = f(0xc3f1c275);
+inline constexpr float sb1 = f(0x41f2b459), sb2 = f(0x43a2e571), sb3 = f(0x44c01759),
+                       sb4 = f(0x4547fdbb), sb5 = f(0x451f90ce), sb6 = f(0x43ed43a7),
+                       sb7 = f(0xc1b38712);
 
 }  // namespace bx::erff_coefficients

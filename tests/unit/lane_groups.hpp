@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/maths/bits.hpp"
+#include "common/maths/gelu.hpp"
 
 namespace bx::test {
 
@@ -29,6 +30,17 @@ std::size_t differences_in_every_lane(const std::vector<std::uint32_t>& inputs, 
         }
     }
     return differ;
+}
+
+// For the GELU kernels: x whose u = x * kGeluInputScale sits nearest to
+// |u| = boundary, and the `reach` patterns on either side, for both signs.
+inline void add_gelu_boundary(std::vector<std::uint32_t>& inputs, float boundary, int reach) {
+    const std::uint32_t centre = float_bits(boundary / kGeluInputScale);
+    for (int d = -reach; d <= reach; ++d) {
+        const std::uint32_t b = centre + static_cast<std::uint32_t>(d);
+        inputs.push_back(b);
+        inputs.push_back(b | 0x80000000u);
+    }
 }
 
 }  // namespace bx::test

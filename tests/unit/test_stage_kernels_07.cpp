@@ -25,26 +25,15 @@ std::size_t count_differences(const std::vector<std::uint32_t>& inputs) {
                                                bx::gelu_scalar);
 }
 
-// x whose u = x * kGeluInputScale sits nearest to |u| = boundary, and the
-// `reach` patterns on either side, for both signs.
-void add_boundary(std::vector<std::uint32_t>& inputs, float boundary, int reach) {
-    const std::uint32_t centre = float_bits(boundary / bx::kGeluInputScale);
-    for (int d = -reach; d <= reach; ++d) {
-        const std::uint32_t b = centre + static_cast<std::uint32_t>(d);
-        inputs.push_back(b);
-        inputs.push_back(b | 0x80000000u);
-    }
-}
-
 }  // namespace
 
 TEST_CASE("stage 07 vector GELU: branch boundaries of |u|, both signs, every lane") {
     std::vector<std::uint32_t> inputs;
-    add_boundary(inputs, 0x1p-28f, 300);
-    add_boundary(inputs, 0.84375f, 300);
-    add_boundary(inputs, 1.25f, 300);
-    add_boundary(inputs, 6.0f, 30);
-    add_boundary(inputs, 1.0f / 0.35f, 30);
+    bx::test::add_gelu_boundary(inputs, 0x1p-28f, 300);
+    bx::test::add_gelu_boundary(inputs, 0.84375f, 300);
+    bx::test::add_gelu_boundary(inputs, 1.25f, 300);
+    bx::test::add_gelu_boundary(inputs, 6.0f, 30);
+    bx::test::add_gelu_boundary(inputs, 1.0f / 0.35f, 30);
     REQUIRE(count_differences(inputs) == 0);
 }
 

@@ -1,10 +1,12 @@
 // `gelucensus`: where the GELU inputs of real forward passes fall. Runs a
 // corpus (the eval corpus by default) through the stage while watching every
 // gelu_in_place call (common/stage/gelu_kernel.hpp), and counts
-//   - values whose |u| lies in the vector range [2^-28, 1.25), and
+//   - values whose |u| lies in stage 07's vector range [2^-28, 1.25),
 //   - groups of four (as the kernel forms them: consecutive, from the start of
-//     each call's buffer) whose four values all lie in it,
-// which is what decides between falling back per lane and per group.
+//     each call's buffer) whose four values all lie in it, which is what
+//     decides between falling back per lane and per group, and
+//   - groups holding a value of range C (1.25 <= |u| < 6), the groups for
+//     which stage 17 computes its two-exponential branch.
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -27,6 +29,7 @@ struct Census {
     std::uint64_t values_in_range = 0;
     std::uint64_t groups = 0;
     std::uint64_t groups_in_range = 0;
+    std::uint64_t groups_with_c = 0;
     std::uint64_t by_range[static_cast<int>(GeluRange::kCount)] = {};
 };
 
@@ -34,11 +37,14 @@ void count(const float* inputs, std::size_t n, void* context) {
     Census& census = *static_cast<Census*>(context);
     for (std::size_t g = 0; g + 4 <= n; g += 4) {
         int in_range = 0;
+        bool with_c = false;
         for (std::size_t l = 0; l < 4; ++l) {
             const GeluRange range = gelu_range(inputs[g + l]);
             ++census.by_range[static_cast<int>(range)];
             in_range += gelu_vector_range(range) ? 1 : 0;
+            with_c = with_c || range == GeluRange::kExp;
         }
+        census.groups_with_c += with_c ? 1 : 0;
         census.values += 4;
         census.values_in_range += static_cast<std::uint64_t>(in_range);
         ++census.groups;
@@ -86,10 +92,12 @@ int gelucensus_main(int argc, char** argv) {
     for (int r = 0; r < static_cast<int>(GeluRange::kCount); ++r)
         std::printf("  %-36s %11" PRIu64 " (%5.1f%%)\n", gelu_range_name(static_cast<GeluRange>(r)),
                     census.by_range[r], percent(census.by_range[r], census.values));
-    std::printf("values in the vector range:         %5.1f%% (%" PRIu64 " of %" PRIu64 ")\n",
+    std::printf("values in A or B (stage 07's vector range): %5.1f%% (%" PRIu64 " of %" PRIu64 ")\n",
                 percent(census.values_in_range, census.values), census.values_in_range, census.values);
-    std::printf("groups of 4 entirely in the range:  %5.1f%% (%" PRIu64 " of %" PRIu64 ")\n",
+    std::printf("groups of 4 entirely in A or B:             %5.1f%% (%" PRIu64 " of %" PRIu64 ")\n",
                 percent(census.groups_in_range, census.groups), census.groups_in_range, census.groups);
+    std::printf("groups of 4 holding a value in C:           %5.1f%% (%" PRIu64 " of %" PRIu64 ")\n",
+                percent(census.groups_with_c, census.groups), census.groups_with_c, census.groups);
     return 0;
 }
 

@@ -1,6 +1,6 @@
 // Where an f32 input x lands among bx_erff's branches, by the bit pattern of
 // |u|, u = x * kGeluInputScale: the classes geluchk and gelucensus report.
-// Stage 07's vector path covers exactly kA and kB.
+// Stage 07's vector path covers exactly kA and kB; stage 17's also kC and kD.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +15,12 @@ enum class GeluRange { kTiny, kA, kB, kExp, kOne, kInfNan, kCount };
 
 inline const char* gelu_range_name(GeluRange range) {
     switch (range) {
-        case GeluRange::kTiny: return "|u| < 2^-28          (scalar)";
-        case GeluRange::kA: return "2^-28 <= |u| < 0.84375 (vector A)";
-        case GeluRange::kB: return "0.84375 <= |u| < 1.25  (vector B)";
-        case GeluRange::kExp: return "1.25 <= |u| < 6       (scalar, expf)";
-        case GeluRange::kOne: return "6 <= |u| < inf        (scalar)";
-        default: return "inf or NaN            (scalar)";
+        case GeluRange::kTiny: return "|u| < 2^-28            (tiny)";
+        case GeluRange::kA: return "2^-28 <= |u| < 0.84375 (A, rational)";
+        case GeluRange::kB: return "0.84375 <= |u| < 1.25  (B, rational)";
+        case GeluRange::kExp: return "1.25 <= |u| < 6        (C, two expf)";
+        case GeluRange::kOne: return "6 <= |u| < inf         (D, erf = 1)";
+        default: return "inf or NaN";
     }
 }
 
@@ -35,6 +35,7 @@ inline GeluRange gelu_range(float x) {
     return GeluRange::kInfNan;
 }
 
+// Stage 07's vector range (stage 17 adds kC and kD).
 inline bool gelu_vector_range(GeluRange range) { return range == GeluRange::kA || range == GeluRange::kB; }
 
 }  // namespace bx::harness
