@@ -53,7 +53,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops
+.PHONY: load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -96,6 +96,13 @@ tile-code: build-wasm
 	$(NODE) bench/tile-code.mjs --stage $(TILE_CODE_STAGE) --lines 24 \
 	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function $(TILE_CODE_GEMM)) \
 	  $(if $(EPOCH),--epoch) -o bench/results/check-$(TILE_CODE_STAGE)-tile-code$(if $(EPOCH),-epoch).txt
+
+# Where the time goes, function by function (Linux perf), in STAGE and the
+# stage before it: bench/results/profile-NN.txt.
+profile: require-stage build-wasm
+	@command -v perf >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-perf; }
+	$(NODE) bench/profile.mjs --stage $(STAGE_NUM) -o bench/results/profile-$(STAGE_NUM).txt
 
 float-loops: require-stage build-wasm
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
