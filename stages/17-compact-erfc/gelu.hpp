@@ -18,9 +18,9 @@
 // -37 and 1), widened to double two lanes at a time (softmax.hpp's
 // exp_main_path, proven by expchk).
 //
-// C costs about as much on four lanes as the scalar code does on two, and
-// most groups of four that hold a C lane hold only one, so computing C for
-// such groups would cost more than it saves. in_place() therefore works in
+// C on four lanes costs the same whether one lane needs it or four, and a
+// group of four that holds a C lane holds little more than one on average,
+// so computing C for such groups costs more than it saves (measured). in_place() therefore works in
 // two loops: the first computes A, B and D for every group and lists the
 // lanes it leaves; the second computes C on those lanes four at a time.
 //
@@ -79,6 +79,7 @@ inline constexpr float kSa[] = {1.0f, sa1, sa2, sa3, sa4, sa5, sa6, sa7, sa8};
 inline constexpr float kRb[] = {rb0, rb1, rb2, rb3, rb4, rb5, rb6};
 inline constexpr float kSb[] = {1.0f, sb1, sb2, sb3, sb4, sb5, sb6, sb7};
 
+// snippet: erfc-vector
 // c[0] + s * (c[1] + s * (... + s * c[N-1])), innermost first: the nested
 // expression of erff.cpp, operation for operation.
 template <std::size_t N>
@@ -88,7 +89,6 @@ template <std::size_t N>
     return acc;
 }
 
-// snippet: erfc-vector
 // erfc(|u|) for the lanes in range C (ax = |u|), erff.cpp's
 // erfc_from_0p84375 past 1.25, four lanes at a time. Both pairs of
 // polynomials are computed, and each lane keeps the pair its |u| selects.
