@@ -98,11 +98,11 @@ tile-code: build-wasm
 	  $(if $(EPOCH),--epoch) -o bench/results/check-$(TILE_CODE_STAGE)-tile-code$(if $(EPOCH),-epoch).txt
 
 # Where the time goes, function by function (Linux perf), in STAGE and the
-# stage before it: bench/results/profile-NN.txt.
+# stage before it: bench/results/check-NN-profile.txt.
 profile: require-stage build-wasm
 	@command -v perf >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-perf; }
-	$(NODE) bench/profile.mjs --stage $(STAGE_NUM) -o bench/results/profile-$(STAGE_NUM).txt
+	$(NODE) bench/profile.mjs --stage $(STAGE_NUM) -o bench/results/check-$(STAGE_NUM)-profile.txt
 
 float-loops: require-stage build-wasm
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \

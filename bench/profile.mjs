@@ -10,7 +10,7 @@
 // float-loops lists its loops).
 //
 //   node bench/profile.mjs --stage 17 [--runs 4] [-o FILE]
-//   make profile STAGE=17      (writes bench/results/profile-17.txt)
+//   make profile STAGE=17      (writes bench/results/check-17-profile.txt)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
