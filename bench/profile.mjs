@@ -9,7 +9,7 @@
 // host. Kernels that forward() inlines are inside its share (make
 // float-loops lists its loops).
 //
-//   node bench/profile.mjs --stage 17 [--runs 4] [-o FILE]
+//   node bench/profile.mjs --stage 17 [--runs 2] [--rounds 5] [-o FILE]
 //   make profile STAGE=17      (writes bench/results/check-17-profile.txt)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,15 +21,16 @@ import { stageByNumber, stageNames } from '../tests/integration/lib/env.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-    const o = { stage: null, out: null, runs: 4, build: 'build/wasm' };
+    const o = { stage: null, out: null, runs: 2, rounds: 5, build: 'build/wasm' };
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '--stage') o.stage = argv[++i];
         else if (argv[i] === '--runs') o.runs = Number(argv[++i]);
+        else if (argv[i] === '--rounds') o.rounds = Number(argv[++i]);
         else if (argv[i] === '-o') o.out = argv[++i];
         else if (argv[i] === '--build') o.build = argv[++i];
         else throw new Error(`unknown argument ${argv[i]}`);
     }
-    if (!o.stage) throw new Error('usage: profile.mjs --stage NN [--runs N] [-o FILE]');
+    if (!o.stage) throw new Error('usage: profile.mjs --stage NN [--runs N] [--rounds N] [-o FILE]');
     return o;
 }
 
@@ -73,10 +74,19 @@ function main() {
     const o = parseArgs(process.argv.slice(2));
     const stage = stageByNumber(o.stage);
     const dirs = stageNames().slice(0, stageNames().indexOf(stage) + 1).slice(-2);
-    const results = dirs.map((dir) => {
+    const modules = dirs.map((dir) => {
         const module = join(root, o.build, 'stages', dir, 'cli.wasm');
         if (!existsSync(module)) throw new Error(`${relative(root, module)} is missing (make build-wasm)`);
-        return profile(module, o.runs);
+        return module;
+    });
+    // Rounds alternate the two stages, so that a spell of a busy host falls on
+    // both; each function's share is the median over the rounds.
+    const rounds = dirs.map(() => []);
+    for (let r = 0; r < o.rounds; r++) modules.forEach((module, i) => rounds[i].push(profile(module, o.runs)));
+    const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v[Math.floor((v.length - 1) / 2)]; };
+    const results = rounds.map((list) => {
+        const names = new Set(list.flatMap((m) => [...m.keys()]));
+        return new Map([...names].map((name) => [name, median(list.map((m) => m.get(name) ?? 0))]));
     });
     const names = [...new Set(results.flatMap((r) => [...r.keys()]))]
         .map((name) => ({ name, top: Math.max(...results.map((r) => r.get(name) ?? 0)) }))
@@ -84,9 +94,10 @@ function main() {
     const cpu = execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], { encoding: 'utf8' }).trim();
     const lines = [
         `# ${new Date().toISOString().slice(0, 16)}Z, ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}, ` +
-        `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ${cpu} (node bench/profile.mjs --stage ${o.stage} --runs ${o.runs})`,
-        `Share of CPU samples (perf, cpu-clock) in each wasm function, the eval corpus run ${o.runs} times through each stage's CLI;`,
-        'functions with at least 0.3% in either stage. The rest of 100% is Node, V8\'s compiler, the kernel and smaller functions.',
+        `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ${cpu} (node bench/profile.mjs --stage ${o.stage} --runs ${o.runs} --rounds ${o.rounds})`,
+        `Share of CPU samples (perf, cpu-clock) in each wasm function: the eval corpus run ${o.runs} times through each stage's CLI,`,
+        `in ${o.rounds} rounds that alternate the stages; the median share over the rounds, for functions with at least 0.3% in either`,
+        'stage. The rest of 100% is Node, V8\'s compiler, the kernel and smaller functions.',
         '',
         `| function | ${dirs.join(' | ')} |`,
         `|---|${dirs.map(() => '--:').join('|')}|`,
