@@ -51,6 +51,8 @@ function shortName(symbol) {
 // symbol -> share (%) of the samples of one run of the stage's CLI.
 function profile(module, runs) {
     const dir = mkdtempSync(join(tmpdir(), 'bx-profile-'));
+    const perfMaps = () => new Set(readdirSync('/tmp').filter((f) => /^perf-\d+\.map$/.test(f)));
+    const mapsBefore = perfMaps();
     const data = join(dir, 'perf.data');
     const rec = spawnSync('perf', ['record', '-q', '-e', 'cpu-clock', '-F', '2000', '-o', data, '--',
         process.execPath, '--perf-basic-prof', `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate', '--no-liftoff', '--single-threaded-gc', '--disable-warning=ExperimentalWarning',
@@ -59,7 +61,8 @@ function profile(module, runs) {
     const report = execFileSync('perf', ['report', '-i', data, '--sort', 'symbol', '--stdio'],
         { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
     rmSync(dir, { recursive: true, force: true });
-    for (const f of readdirSync('/tmp').filter((f) => /^perf-\d+\.map$/.test(f))) rmSync(join('/tmp', f), { force: true });
+    // V8's symbol map for perf (--perf-basic-prof): remove ours, not another process's.
+    for (const f of perfMaps()) if (!mapsBefore.has(f)) rmSync(join('/tmp', f), { force: true });
     const shares = new Map();
     for (const line of report.split('\n')) {
         const m = /^\s*([\d.]+)%\s+\[[.k]\]\s+(.*?)\s*$/.exec(line);
