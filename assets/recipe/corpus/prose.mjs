@@ -311,7 +311,8 @@ function wrap(r, piece) {
 // Hard negatives: ordinary words that stand next to personal data in real messages and are not
 // personal data themselves: weekdays and months (from the runtime's own locale data, Intl),
 // countries (Intl.DisplayNames; a country is none of our entity types), and roles and titles
-// (customer, employee, account holder, Dr., ...). Written beside a PII cluster or a number, all O,
+// (customer, employee, account holder, Dr., ...), and the names forms and logs give a field
+// (mobile, landline, fax, IBAN, IPv6, login, ...). Written beside a PII cluster or a number, all O,
 // so the model learns where an entity stops. Chosen as categories, not as words of any test text.
 const REGIONS = ['DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'AT', 'CH', 'US', 'GB', 'IE', 'PT', 'PL', 'SE', 'DK', 'NO', 'FI',
   'CA', 'MX', 'BR', 'AR', 'JP', 'CN', 'IN', 'MA', 'TR', 'GR', 'CZ', 'HU', 'RO', 'LU', 'AU'];
@@ -323,6 +324,14 @@ const ROLES = {
   it: 'cliente|dipendente|titolare del conto|paziente|inquilino|richiedente|referente|mittente|destinatario|responsabile|proprietario|collega|sig.|sig.ra|dott.|dott.ssa|prof.|ing.',
   nl: 'klant|medewerker|medewerkster|rekeninghouder|patiënt|huurder|aanvrager|contactpersoon|afzender|ontvanger|leidinggevende|verhuurder|eigenaar|collega|dhr.|mevr.|dr.|prof.',
 };
+const FIELDS = {
+  en: 'phone|mobile|cell|landline|fax|telephone|e-mail|email|address|IBAN|BIC|account|card|card number|IP|IPv4|IPv6|host|server|login|user|username|ID|reference|date of birth',
+  de: 'Telefon|Tel.|Handy|Mobil|Mobilnummer|Festnetz|Fax|E-Mail|Adresse|Anschrift|IBAN|BIC|Konto|Kontonummer|Karte|Kartennummer|IP|IPv4|IPv6|Host|Server|Login|Benutzer|Benutzername|Geburtsdatum',
+  fr: 'téléphone|tél.|portable|mobile|fixe|fax|e-mail|courriel|adresse|IBAN|BIC|compte|carte|numéro de carte|IP|IPv4|IPv6|hôte|serveur|identifiant|utilisateur|date de naissance',
+  es: 'teléfono|tel.|móvil|celular|fijo|fax|correo|correo electrónico|dirección|domicilio|IBAN|BIC|cuenta|tarjeta|número de tarjeta|IP|IPv4|IPv6|servidor|usuario|fecha de nacimiento',
+  it: 'telefono|tel.|cellulare|fisso|fax|e-mail|indirizzo|IBAN|BIC|conto|carta|numero di carta|IP|IPv4|IPv6|host|server|utente|nome utente|data di nascita',
+  nl: 'telefoon|tel.|mobiel|vast nummer|fax|e-mail|adres|IBAN|BIC|rekening|rekeningnummer|kaart|kaartnummer|IP|IPv4|IPv6|host|server|gebruiker|gebruikersnaam|geboortedatum',
+};
 export function contextWords(lang) {
   const day = (i) => new Date(Date.UTC(2024, 0, 1 + i));
   const fmt = (o) => (d) => new Intl.DateTimeFormat(lang, { ...o, timeZone: 'UTC' }).format(d);
@@ -330,12 +339,13 @@ export function contextWords(lang) {
   const months = [...Array(12).keys()].flatMap((m) => [fmt({ month: 'long' })(new Date(Date.UTC(2024, m, 1))),
     fmt({ month: 'short' })(new Date(Date.UTC(2024, m, 1)))]);
   const names = new Intl.DisplayNames([lang], { type: 'region' });
-  return { time: [...weekdays, ...months], countries: REGIONS.map((c) => names.of(c)), roles: ROLES[lang].split('|') };
+  return { time: [...weekdays, ...months], countries: REGIONS.map((c) => names.of(c)), roles: ROLES[lang].split('|'),
+    fields: FIELDS[lang].split('|') };
 }
 const capitalise = (w) => w[0].toLocaleUpperCase() + w.slice(1);
 
 // A piece with an ordinary word beside it (all O): "Customer: <piece>", "<role> <piece>",
-// "<piece>, <country>", "<weekday> <piece>"...
+// "<piece>, <country>", "<weekday> <piece>", "Mobile: <piece>"...
 function withContext(r, cw, piece) {
   const pick = (list) => (r.chance(0.5) ? capitalise(r.pick(list)) : r.pick(list));
   const [before, after] = r.wpick([
@@ -344,6 +354,7 @@ function withContext(r, cw, piece) {
     [2, ['', r.pick([', ', ' (', ' - ']) + r.pick(cw.countries)]],
     [1, ['', ' ' + pick(cw.time)]],
     [1, [pick(cw.roles) + ' ', ', ' + r.pick(cw.countries)]],
+    [2, [pick(cw.fields) + r.pick([' ', ': ', ' ']), '']],
   ]);
   const close = after.includes('(') ? ')' : '';
   const shift = cpLen(before);
