@@ -10,6 +10,7 @@
 #   make service-eval   POST /redact on held-out prose, eval and hand-written texts -> assets/model/service-eval.json
 #   make hf-export      float model in Hugging Face layout -> build/hf/
 #   make hf-convert     build/hf/ -> build/model/from_hf.bxm, compared with a fresh export
+#   make fragment-starts eval entities that start inside a word (issue 16 diagnostic) -> assets/model/fragment-starts.txt
 #
 # Training runs on the CPU with Debian's python3-torch (/usr/bin/python3). Install
 # libopenblas0-openmp (or -pthread) first: with Debian's reference BLAS torch is ~10x slower.
@@ -58,3 +59,13 @@ hf-export:
 
 hf-convert: hf-export
 	$(RECIPE_PY) $(TRAIN_DIR)/convert_hf.py $(HF_DIR) --out build/model/from_hf.bxm --compare-ckpt $(TRAIN_CKPT)
+
+# Diagnostic (issue 16): eval-corpus entities (argmax of stage 00's committed logits) that start inside
+# a word, with the label of that word's first piece -> assets/model/fragment-starts.txt
+.PHONY: fragment-starts
+fragment-starts:
+	@mkdir -p build/recipe
+	$(NODE) -e "for (const l of require('fs').readFileSync('assets/corpora/eval.jsonl', 'utf8').split('\n')) \
+	  if (l.trim()) console.log(JSON.stringify({ text: JSON.parse(l).text }))" \
+	  | $(NODE) $(TRAIN_DIR)/tokenize.mjs assets/tokenizer/tokenizer.json > build/recipe/eval-tokens.jsonl
+	$(RECIPE_PY) $(TRAIN_DIR)/fragment_starts.py build/recipe/eval-tokens.jsonl | tee assets/model/fragment-starts.txt
