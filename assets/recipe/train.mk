@@ -64,8 +64,4 @@ hf-convert: hf-export
 # a word, with the label of that word's first piece -> assets/model/fragment-starts.txt
 .PHONY: fragment-starts
 fragment-starts:
-	@mkdir -p build/recipe
-	$(NODE) -e "for (const l of require('fs').readFileSync('assets/corpora/eval.jsonl', 'utf8').split('\n')) \
-	  if (l.trim()) console.log(JSON.stringify({ text: JSON.parse(l).text }))" \
-	  | $(NODE) $(TRAIN_DIR)/tokenize.mjs assets/tokenizer/tokenizer.json > build/recipe/eval-tokens.jsonl
-	$(RECIPE_PY) $(TRAIN_DIR)/fragment_starts.py build/recipe/eval-tokens.jsonl | tee assets/model/fragment-starts.txt
+	$(RECIPE_PY) $(TRAIN_DIR)/fragment_starts.py | tee assets/model/fragment-starts.txt

@@ -354,7 +354,7 @@ function withContext(r, cw, piece) {
     [2, ['', r.pick([', ', ' (', ' - ']) + r.pick(cw.countries)]],
     [1, ['', ' ' + pick(cw.time)]],
     [1, [pick(cw.roles) + ' ', ', ' + r.pick(cw.countries)]],
-    [2, [pick(cw.fields) + r.pick([' ', ': ', ' ']), '']],
+    [2, [pick(cw.fields) + r.pick([' ', ': ', ' ']), '']],   // a space twice as often as a colon
   ]);
   const close = after.includes('(') ? ')' : '';
   const shift = cpLen(before);

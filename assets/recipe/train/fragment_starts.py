@@ -7,36 +7,22 @@ into spans, and lists every span that starts on a piece inside a word (the chara
 a letter or digit) together with the label of the word's first piece. Such a span, widened to the
 whole word by the service, reports a word whose start the model did not label.
 
-  (make fragment-starts: the eval texts through tokenize.mjs, then this script;
-   writes assets/model/fragment-starts.txt)
+  /usr/bin/python3 assets/recipe/train/fragment_starts.py   (make fragment-starts; -> assets/model/fragment-starts.txt)
 """
 import json
-import struct
+import os
 import sys
 
-import numpy as np
-
-
-def read_eval_bin(path):
-    b = open(path, 'rb').read()
-    assert b[:8] == b'BXLOGS1\n', 'not a BXLOGS1 file'
-    o = 24
-    _texts, labels = struct.unpack_from('<II', b, o)
-    o += 8 + 16
-    entries, = struct.unpack_from('<I', b, o)
-    o += 4
-    for _ in range(entries):
-        text_index, rows = struct.unpack_from('<II', b, o)
-        o += 16
-        yield text_index, np.frombuffer(b, dtype='<f4', count=rows * labels, offset=o).reshape(rows, labels)
-        o += rows * labels * 4
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from agree import read_eval_bin  # noqa: E402
+from evaluate import find_tokenizer, tokenize_texts  # noqa: E402
 
 
 def main():
     texts = [json.loads(line) for line in open('assets/corpora/eval.jsonl')]
-    tokens = [json.loads(line) for line in open(sys.argv[1])]
+    tokens = tokenize_texts([t['text'] for t in texts], find_tokenizer())
     inside = 0
-    for ti, logits in read_eval_bin('assets/baselines/eval.bin'):
+    for ti, (_ids_hash, logits) in read_eval_bin('assets/baselines/eval.bin')[2].items():
         text, offsets = texts[ti]['text'], tokens[ti]['offsets']
         if len(offsets) != len(logits):
             print(f'text {ti}: {len(logits)} rows over several windows, {len(offsets)} tokens: left out')
