@@ -2,9 +2,93 @@
 
 #include <algorithm>
 
+#include "common/text/utf8.hpp"
 #include "common/text/words.hpp"
 
 namespace bx::service {
+
+namespace {
+
+// The bytes of the text that lie in a token the model labelled (a token of
+// some span; the BIOES decoding puts every non-O token in one). Asked at a
+// word's first byte, it says whether the model put the word's first piece in
+// an entity or left it O.
+class LabelledBytes {
+public:
+    LabelledBytes(const std::vector<TokenSpan>& spans, std::span<const ByteRange> token_bytes) {
+        for (const TokenSpan& span : spans) {
+            for (int t = std::max(span.first, 0);
+                 t <= span.last && static_cast<std::size_t>(t) < token_bytes.size(); ++t) {
+                if (!token_bytes[static_cast<std::size_t>(t)].empty()) {
+                    ranges_.push_back(token_bytes[static_cast<std::size_t>(t)]);
+                }
+            }
+        }
+        std::sort(ranges_.begin(), ranges_.end(),
+                  [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
+        reach_.reserve(ranges_.size());
+        for (const ByteRange& r : ranges_) reach_.push_back(std::max(reach_.empty() ? 0 : reach_.back(), r.end));
+    }
+
+    bool contains(std::size_t at) const {
+        // The last range that begins at or before `at`; some range up to it reaches past `at`?
+        auto it = std::upper_bound(ranges_.begin(), ranges_.end(), at,
+                                   [](std::size_t offset, const ByteRange& r) { return offset < r.begin; });
+        if (it == ranges_.begin()) return false;
+        return reach_[static_cast<std::size_t>(it - ranges_.begin()) - 1] > at;
+    }
+
+    // How many characters of text[begin, end) lie in a labelled token.
+    std::size_t labelled_characters(std::string_view text, std::size_t begin, std::size_t end) const {
+        // From the first range that reaches past `begin` (reach_ never decreases).
+        auto first = std::upper_bound(reach_.begin(), reach_.end(), begin);
+        std::size_t count = 0, done = begin;  // characters before `done` are counted
+        for (auto i = static_cast<std::size_t>(first - reach_.begin());
+             i < ranges_.size() && ranges_[i].begin < end; ++i) {
+            const std::size_t from = std::max(done, ranges_[i].begin);
+            const std::size_t to = std::min(end, ranges_[i].end);
+            if (from < to) {
+                count += bx::utf8::count_code_points(text.substr(from, to - from));
+                done = to;
+            }
+        }
+        return count;
+    }
+
+private:
+    std::vector<ByteRange> ranges_;    // sorted by begin
+    std::vector<std::size_t> reach_;   // reach_[i]: the largest end among ranges_[0..i]
+};
+
+bool is_letter_digit_or_mark(bx::words::WordClass c) {
+    return c == bx::words::WordClass::Letter || c == bx::words::WordClass::Mark ||
+           c == bx::words::WordClass::Spaceless;
+}
+
+// A span that begins in the middle of a run of letters or digits
+// ("Kontoinhaber|in", "confirm|amos", "02:1|4") of a word whose first piece
+// the model left O is the tail of an ordinary word, not a name cut short: the
+// entity starts at the next word instead, and is dropped when nothing is left.
+// A span after a word's inner punctuation ("Tel:|0612345678") and one whose
+// word starts in an entity ("W|hitfield", the model's B on "▁W") keep the
+// whole word. Returns false when the span is dropped.
+bool skip_fragment_start(std::string_view text, const bx::words::WordMap& words,
+                         const LabelledBytes& labelled, ByteRange& range) {
+    const bx::words::Word* word = words.inside(range.begin);
+    if (!word || !is_letter_digit_or_mark(bx::words::class_before(text, range.begin)) ||
+        labelled.contains(word->begin)) {
+        return true;
+    }
+    const std::size_t letters =
+        bx::utf8::count_code_points(text.substr(word->begin, word->end - word->begin));
+    if (2 * labelled.labelled_characters(text, word->begin, word->end) > letters) return true;
+    const bx::words::Word* next = words.first_from(word->end);
+    if (!next || next->begin >= range.end) return false;
+    range.begin = next->begin;
+    return true;
+}
+
+}  // namespace
 
 std::vector<Entity> locate_entities(std::string_view text, const std::vector<TokenSpan>& spans,
                                     std::span<const ByteRange> token_bytes,
@@ -18,6 +102,7 @@ std::vector<Entity> locate_entities(std::string_view text, const std::vector<Tok
     };
     std::vector<Placed> placed;
     const bx::words::WordMap words(spans.empty() ? std::string_view() : text);
+    const LabelledBytes labelled(spans, token_bytes);
     for (const TokenSpan& span : spans) {
         if (span.first < 0 || span.last < span.first ||
             static_cast<std::size_t>(span.last) >= token_bytes.size()) {
@@ -31,6 +116,9 @@ std::vector<Entity> locate_entities(std::string_view text, const std::vector<Tok
         }
         range = trim_whitespace(text, snap_to_characters(text, range));
         if (range.empty()) continue;
+        // The entity tests and their mutant (bx_entities_mutant_tests) check this.
+        // mutation-point: fragment-start
+        if (!skip_fragment_start(text, words, labelled, range)) continue;
         // The entity tests, the request fuzz target and its second mutant check this.
         // mutation-point: whole-words
         words.widen_to_words(range.begin, range.end);

@@ -32,8 +32,12 @@ struct Entity {
 // to the largest end of its tokens, widened to whole characters, trimmed of
 // whitespace, then widened to whole words (common/text/words.hpp): an entity
 // never starts or ends inside a word. When the model's span cuts a word
-// ("ency" of "emergency", "Web" of "Weber") the entity takes the whole word:
-// a redactor hides a little too much rather than leak the rest of a name.
+// ("Web" of "Weber", "hitfield" after an entity's "W") the entity takes the
+// whole word: a redactor hides a little too much rather than leak the rest of
+// a name. One exception, a fragment: a span that starts inside a run of
+// letters or digits ("ency" of "emergency") of a word whose first piece the
+// model left O starts at the next word instead, or is dropped if it ends
+// before it (common/service/README.md, "Entities are whole words").
 // Entities never overlap: one that would overlap the entity before it (two
 // spans cutting the same word, or a ligature that two tokens share) is merged
 // into that entity, which keeps its label and scores the mean over all the

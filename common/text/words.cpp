@@ -17,6 +17,13 @@ WordClass class_of(char32_t c) {
     return bx::text::lookup_range(kWordClassRanges, kWordClassRangeCount, c, WordClass::Other);
 }
 
+WordClass class_before(std::string_view text, std::size_t at) {
+    if (at == 0 || at > text.size()) return WordClass::Other;
+    std::size_t begin = at - 1;  // back over continuation bytes (10xxxxxx) to the lead byte
+    while (begin > 0 && (static_cast<unsigned char>(text[begin]) & 0xC0) == 0x80) --begin;
+    return class_of(bx::utf8::decode(text, begin));
+}
+
 WordMap::WordMap(std::string_view text) {
     // The word being built: its first letter's start and its last letter's
     // (or attached mark's) end so far; punctuation after it is only kept if
@@ -68,6 +75,12 @@ const Word* WordMap::inside(std::size_t at) const {
                                [](std::size_t offset, const Word& w) { return offset < w.end; });
     if (it == words_.end() || it->begin >= at) return nullptr;
     return &*it;
+}
+
+const Word* WordMap::first_from(std::size_t at) const {
+    auto it = std::lower_bound(words_.begin(), words_.end(), at,
+                               [](const Word& w, std::size_t offset) { return w.begin < offset; });
+    return it == words_.end() ? nullptr : &*it;
 }
 
 void WordMap::widen_to_words(std::size_t& begin, std::size_t& end) const {

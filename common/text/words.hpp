@@ -40,6 +40,10 @@ extern const std::size_t kWordClassRangeCount;
 
 WordClass class_of(char32_t code_point);
 
+// The class of the character that ends at byte offset `at` of a valid UTF-8
+// text (Other at the start of the text).
+WordClass class_before(std::string_view text, std::size_t at);
+
 // A word as a byte range [begin, end) of the text.
 struct Word {
     std::size_t begin = 0;
@@ -57,6 +61,9 @@ public:
     // The word that byte offset `at` lies strictly inside (begin < at < end),
     // or nullptr when `at` is a boundary (or outside every word).
     const Word* inside(std::size_t at) const;
+
+    // The first word that begins at or after byte offset `at`, or nullptr.
+    const Word* first_from(std::size_t at) const;
 
     // Moves `begin` back and `end` forward to the nearest boundaries: a range
     // that cuts a word is widened to hold all of it.

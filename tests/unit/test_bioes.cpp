@@ -258,25 +258,29 @@ TEST_CASE("overlapping or empty entities are merged or dropped", "[bioes][entiti
 
 TEST_CASE("an entity never starts or ends inside a word", "[bioes][entities]") {
     const LabelScheme s = format_scheme();
-    // "Call the emergency line, Anna Weber." tokenized the way a Unigram model
-    // may cut it: " emerg" "ency", " Anna" " Web" "er".
-    const std::string text = "Call the emergency line, Anna Weber.";
-    const std::vector<ByteRange> tokens{
-        {0, 4}, {4, 8}, {8, 14}, {14, 18}, {18, 23}, {23, 24}, {24, 29}, {29, 33}, {33, 35}, {35, 36}};
-    REQUIRE(text.substr(14, 4) == "ency");
-    REQUIRE(text.substr(29, 4) == " Web");
-    // The model marks "ency" alone, and "Web" without its "er".
-    const std::vector<TokenSpan> spans{{3, 3, kCity, 0.5f, 0.5f}, {6, 6, kGiven, 0.9f, 0.9f},
-                                       {7, 7, kSurname, 0.75f, 0.75f}};
+    // "Call Anna Weber at Whitfield & Co." tokenized the way a Unigram model
+    // may cut it: " Anna" " Web" "er", " W" "hit" "field".
+    const std::string text = "Call Anna Weber at Whitfield & Co.";
+    const std::vector<ByteRange> tokens{{0, 4},   {4, 9},   {9, 13},  {13, 15}, {15, 18}, {18, 20},
+                                        {20, 23}, {23, 28}, {28, 30}, {30, 33}, {33, 34}};
+    REQUIRE(text.substr(9, 4) == " Web");
+    REQUIRE(text.substr(18, 2) == " W");
+    // The model marks "Web" without its "er", and "W" and "hitfield" as two
+    // spans (its first piece is in an entity, so the second one is no fragment).
+    const std::vector<TokenSpan> spans{{1, 1, kGiven, 0.9f, 0.9f},
+                                       {2, 2, kSurname, 0.75f, 0.75f},
+                                       {5, 5, kSurname, 1.0f, 1.0f},
+                                       {6, 7, kGiven, 0.25f, 0.5f}};
     const auto entities = locate_entities(text, spans, tokens, s);
     REQUIRE(entities.size() == 3);
-    CHECK(entities[0].text == "emergency");  // widened back to the word's start
-    CHECK(entities[0].score == 0.5f);
-    CHECK(entities[1].text == "Anna");
-    CHECK(entities[2].text == "Weber");      // widened forward, the full stop left out
-    CHECK(entities[2].start == 30);
-    CHECK(entities[2].end == 35);
-    CHECK(redact_entities(text, entities) == "Call the [CITY] line, [GIVEN_NAME] [SURNAME].");
+    CHECK(entities[0].text == "Anna");
+    CHECK(entities[1].text == "Weber");      // widened forward to the word's end
+    CHECK(entities[1].start == 10);
+    CHECK(entities[1].end == 15);
+    CHECK(entities[2].text == "Whitfield");  // the two spans merged, the first's label
+    CHECK(entities[2].label == "SURNAME");
+    CHECK(entities[2].score == 0.5f);        // (1.0 + 0.5) / 3 tokens
+    CHECK(redact_entities(text, entities) == "Call [GIVEN_NAME] [SURNAME] at [SURNAME] & Co.");
 
     // Two spans that cut one word ("Th" "urs" "day") become one entity.
     const std::string day = "On Thursday";
@@ -287,4 +291,37 @@ TEST_CASE("an entity never starts or ends inside a word", "[bioes][entities]") {
     CHECK(merged[0].label == "CITY");
     CHECK(merged[0].text == "Thursday");
     CHECK(merged[0].score == 0.5f);
+}
+
+TEST_CASE("a span that starts inside a word the model left O is a fragment", "[bioes][entities][fragment-start]") {
+    const LabelScheme s = format_scheme();
+    // "Call the emergency line": only the word-final piece "ency" is marked,
+    // its first piece " emerg" is O. Widening would redact "emergency".
+    const std::string text = "Call the emergency line";
+    const std::vector<ByteRange> tokens{{0, 4}, {4, 8}, {8, 14}, {14, 18}, {18, 23}};
+    REQUIRE(text.substr(14, 4) == "ency");
+    const std::vector<TokenSpan> ency{{3, 3, kCity, 0.5f, 0.5f}};
+    CHECK(locate_entities(text, ency, tokens, s).empty());
+    // A span that runs on past the word keeps the words after it.
+    const std::vector<TokenSpan> ency_line{{3, 4, kCity, 0.5f, 1.0f}};
+    const auto line = locate_entities(text, ency_line, tokens, s);
+    REQUIRE(line.size() == 1);
+    CHECK(line[0].text == "line");
+    CHECK(line[0].start == 19);
+    CHECK(line[0].score == 0.5f);  // the span's score, all its tokens
+
+    // Digits are a run too: "4" of "02:14:07" after the O piece "02:1".
+    const std::string time = "at 02:14:07 UTC";
+    const std::vector<ByteRange> time_tokens{{0, 2}, {2, 5}, {5, 7}, {7, 8}, {8, 11}, {11, 15}};
+    const std::vector<TokenSpan> four{{3, 4, kCity, 0.5f, 1.0f}};
+    CHECK(locate_entities(time, four, time_tokens, s).empty());
+
+    // After a word's inner punctuation the span keeps the whole word: the
+    // phone number of "Tel:0612345678" is not dropped with its O field name.
+    const std::string tel = "Tel:0612345678 now";
+    const std::vector<ByteRange> tel_tokens{{0, 3}, {3, 4}, {4, 6}, {6, 14}, {14, 18}};
+    const std::vector<TokenSpan> phone{{2, 3, kCity, 0.5f, 1.0f}};
+    const auto kept = locate_entities(tel, phone, tel_tokens, s);
+    REQUIRE(kept.size() == 1);
+    CHECK(kept[0].text == "Tel:0612345678");
 }

@@ -75,6 +75,23 @@ TEST_CASE("words: inside() is true strictly inside a word only", "[words]") {
     CHECK_FALSE(map.inside(99));
 }
 
+TEST_CASE("words: first_from() and class_before()", "[words]") {
+    const std::string text = "ab, c\xC3\xA9 d";  // "ab, cé d"
+    const WordMap map(text);
+    REQUIRE(map.first_from(0) != nullptr);
+    CHECK(map.first_from(0)->begin == 0);
+    CHECK(map.first_from(1)->begin == 4);   // the next word that starts at or after a|b
+    CHECK(map.first_from(4)->begin == 4);
+    CHECK(map.first_from(5)->begin == 8);
+    CHECK(map.first_from(9) == nullptr);
+    CHECK(bx::words::class_before(text, 0) == bx::words::WordClass::Other);
+    CHECK(bx::words::class_before(text, 1) == bx::words::WordClass::Letter);  // a
+    CHECK(bx::words::class_before(text, 3) == bx::words::WordClass::Other);   // ,
+    CHECK(bx::words::class_before(text, 4) == bx::words::WordClass::Space);
+    CHECK(bx::words::class_before(text, 7) == bx::words::WordClass::Letter);  // é, two bytes back
+    CHECK(bx::words::class_before(text, 99) == bx::words::WordClass::Other);
+}
+
 TEST_CASE("words: a range that cuts a word is widened to all of it", "[words]") {
     CHECK(widened("Call the emergency line", "ency") == "emergency");
     CHECK(widened("Call the emergency line", "the emer") == "the emergency");
