@@ -8,6 +8,7 @@
 #   make model          the whole recipe: tokdata -> train -> export -> assets/model/model.bxm
 #   make model-eval     int8 + float evaluation, and the service's (service-eval) -> assets/model/report.json, REPORT.md
 #   make service-eval   POST /redact on held-out prose, eval and hand-written texts -> assets/model/service-eval.json
+#   make model-report   service-eval folded into the existing report (decoding changed, model not) -> REPORT.md
 #   make hf-export      float model in Hugging Face layout -> build/hf/
 #   make hf-convert     build/hf/ -> build/model/from_hf.bxm, compared with a fresh export
 #   make fragment-starts eval entities that start inside a word (issue 16 diagnostic) -> assets/model/fragment-starts.txt
@@ -25,7 +26,7 @@ TRAIN_CKPT     := $(RECIPE_WORK)/ckpt/last.pt
 MODEL_BXM      := assets/model/model.bxm
 HF_DIR         ?= build/hf
 
-.PHONY: model-random train model model-export model-eval service-eval hf-export hf-convert
+.PHONY: model-random train model model-export model-eval model-report service-eval hf-export hf-convert
 
 model-random:
 	$(RECIPE_PY) $(TRAIN_DIR)/export_bxm.py --random --out build/model/random.bxm
@@ -49,6 +50,11 @@ model-eval: build/harness/libbxmaths.so service-eval
 	$(RECIPE_PY) $(TRAIN_DIR)/evaluate.py --model $(MODEL_BXM) --ckpt $(TRAIN_CKPT) \
 		--maths build/harness/libbxmaths.so --test $(RECIPE_WORK)/data/test.tok.jsonl --out assets/model \
 		--service-eval $(SERVICE_EVAL)
+
+# When only the decoding (common/service) changed, not the model: the service's view again, folded
+# into the existing report.json and REPORT.md without the 24-minute int8 evaluation.
+model-report: service-eval
+	$(RECIPE_PY) $(TRAIN_DIR)/evaluate.py --render-only --out assets/model --service-eval $(SERVICE_EVAL)
 
 service-eval: $(RECIPE_WORK)/corpus/prose.jsonl
 	$(MAKE) build-wasm
