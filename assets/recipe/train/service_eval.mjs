@@ -105,7 +105,9 @@ try {
     const s = at(t);
     return { min_score: t, heldout_spurious: s.heldout.all.spurious, heldout_worst_per_1000_words: s.heldout.all.worst_language_per_1000_words,
       eval_detected: s.eval.detected, eval_pii: s.eval.pii, eval_spurious: s.eval.spurious,
-      handwritten_percent: s.handwritten.percent };
+      handwritten_percent: s.handwritten.percent,
+      // What the minimum costs and what it spares, by name: the PII it no longer covers.
+      eval_missed: s.eval.missed, handwritten_missed: s.handwritten.missed };
   });
   const result = {
     what: 'POST /redact through a served stage (the service\'s decoding): held-out prose spurious entities per 1,000 words, eval corpus and hand-written PII covered; and the same with a minimum entity score',
