@@ -67,11 +67,13 @@ bool is_letter_digit_or_mark(bx::words::WordClass c) {
 
 // A span that begins in the middle of a run of letters or digits
 // ("Kontoinhaber|in", "confirm|amos", "02:1|4") of a word whose first piece
-// the model left O is the tail of an ordinary word, not a name cut short: the
-// entity starts at the next word instead, and is dropped when nothing is left.
-// A span after a word's inner punctuation ("Tel:|0612345678") and one whose
-// word starts in an entity ("W|hitfield", the model's B on "▁W") keep the
-// whole word. Returns false when the span is dropped.
+// the model left O, and whose characters the model labelled at most half of,
+// is the tail of an ordinary word, not a name cut short: the entity starts at
+// the next word instead, and is dropped when nothing is left. A span after a
+// word's inner punctuation ("Tel:|0612345678"), one whose word starts in an
+// entity ("W|hitfield", the model's B on "▁W") and one covering most of its
+// word ("C|hang", "account|s@example.com") keep the whole word.
+// Returns false when the span is dropped.
 bool skip_fragment_start(std::string_view text, const bx::words::WordMap& words,
                          const LabelledBytes& labelled, ByteRange& range) {
     const bx::words::Word* word = words.inside(range.begin);
@@ -79,9 +81,9 @@ bool skip_fragment_start(std::string_view text, const bx::words::WordMap& words,
         labelled.contains(word->begin)) {
         return true;
     }
-    const std::size_t letters =
+    const std::size_t characters =
         bx::utf8::count_code_points(text.substr(word->begin, word->end - word->begin));
-    if (2 * labelled.labelled_characters(text, word->begin, word->end) > letters) return true;
+    if (2 * labelled.labelled_characters(text, word->begin, word->end) > characters) return true;
     const bx::words::Word* next = words.first_from(word->end);
     if (!next || next->begin >= range.end) return false;
     range.begin = next->begin;
