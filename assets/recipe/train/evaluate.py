@@ -504,15 +504,12 @@ def main():
         if "texts_in_file" not in rep["test"]:
             rep["test"]["texts_in_file"] = sum(1 for line in open(os.path.join(ROOT, rep["test"]["file"]),
                                                                   encoding="utf-8") if line.strip())
-            with open(rp, "w", encoding="utf-8") as f:
-                json.dump(rep, f, indent=1, ensure_ascii=False)
-                f.write("\n")
         if a.service_eval and os.path.exists(a.service_eval):
             # The service's answers can change without the model (decoding lives in common/service).
             fold_service(rep, a.service_eval)
-            with open(rp, "w", encoding="utf-8") as f:
-                json.dump(rep, f, indent=1, ensure_ascii=False)
-                f.write("\n")
+        with open(rp, "w", encoding="utf-8") as f:
+            json.dump(rep, f, indent=1, ensure_ascii=False)
+            f.write("\n")
         write_md(rep, os.path.join(a.out, "REPORT.md"))
         return
 
