@@ -160,6 +160,12 @@ std::vector<Entity> locate_entities(std::string_view text, const std::vector<Tok
     return entities;
 }
 
+void drop_below_min_score(std::vector<Entity>& entities, float min_score) {
+    // The entity tests and their mutant (bx_min_score_mutant_tests) check this.
+    // mutation-point: min-score
+    std::erase_if(entities, [min_score](const Entity& e) { return e.score < min_score; });
+}
+
 std::string redact_entities(std::string_view text, const std::vector<Entity>& entities) {
     std::string out;
     out.reserve(text.size());

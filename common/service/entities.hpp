@@ -47,6 +47,15 @@ std::vector<Entity> locate_entities(std::string_view text, const std::vector<Tok
                                     std::span<const ByteRange> token_bytes,
                                     const LabelScheme& scheme);
 
+// The minimum score of a reported entity when the request names none
+// (common/service/README.md, "A minimum score of 0.5": the measurement behind it).
+inline constexpr float kDefaultMinScore = 0.5f;
+
+// Removes every entity whose score is below `min_score` (an entity scoring
+// exactly the minimum stays), keeping the others in order. A minimum of 0
+// keeps everything: scores are probabilities' means, never negative.
+void drop_below_min_score(std::vector<Entity>& entities, float min_score);
+
 // The text with each entity's characters replaced by "[LABEL]".
 std::string redact_entities(std::string_view text, const std::vector<Entity>& entities);
 

@@ -86,8 +86,10 @@ void append_entity(std::string& out, const Entity& e) {
 
 }  // namespace
 
-RedactResult redact_text(std::string_view text, bx::Profile& profile, Timings& timings) {
+RedactResult redact_text(std::string_view text, float min_score, bx::Profile& profile,
+                         Timings& timings) {
     RedactResult result;
+    result.min_score = min_score;
     const std::uint64_t t_start = bx::now_ns();
 
     std::string error;
@@ -138,6 +140,7 @@ RedactResult redact_text(std::string_view text, bx::Profile& profile, Timings& t
         choices[t] = choose_label(logits.data() + t * bx::kLabels, bx::kLabels);
     }
     result.entities = locate_entities(text, decode_bioes(choices, scheme), content.bytes, scheme);
+    drop_below_min_score(result.entities, min_score);
     result.redacted = redact_entities(text, result.entities);
     result.tokens = static_cast<int>(content.ids.size());
     timings.total_ms = ms_between(t_start, bx::now_ns());
@@ -152,7 +155,9 @@ std::string to_json(const RedactResult& result) {
         if (i > 0) out += ',';
         append_entity(out, result.entities[i]);
     }
-    out += "]}";
+    out += "],\"min_score\":";
+    json::append_float(out, result.min_score);
+    out += '}';
     return out;
 }
 
@@ -173,10 +178,10 @@ namespace {
 
 // Runs the pipeline on checked text; `t_start` is when the request arrived, so
 // total includes validation and writing the JSON.
-ServiceReply run_pipeline(std::string_view text, std::uint64_t t_start) {
+ServiceReply run_pipeline(std::string_view text, float min_score, std::uint64_t t_start) {
     bx::Profile profile;
     Timings timings;
-    const RedactResult result = redact_text(text, profile, timings);
+    const RedactResult result = redact_text(text, min_score, profile, timings);
     ServiceReply reply;
     if (result.error.failed()) {
         reply.status = result.error.status;
@@ -200,14 +205,14 @@ ServiceReply redact_body(std::string_view content_type, std::string_view body) {
     const std::uint64_t t_start = bx::now_ns();
     const RedactRequest request = parse_redact_request(content_type, body);
     if (request.error.failed()) return refusal(request.error);
-    return run_pipeline(request.text, t_start);
+    return run_pipeline(request.text, request.min_score, t_start);
 }
 
 ServiceReply redact_plain_text(std::string_view text) {
     const std::uint64_t t_start = bx::now_ns();
     const ServiceError error = check_text(text);
     if (error.failed()) return refusal(error);
-    return run_pipeline(text, t_start);
+    return run_pipeline(text, kDefaultMinScore, t_start);
 }
 
 http::Response redact(const http::Request& request) {

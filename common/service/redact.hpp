@@ -1,14 +1,16 @@
 // POST /redact: text in, the same text with every entity replaced by [LABEL],
 // plus the entities themselves.
 //
-//   request   {"text": "Call Anna Weber on 030 1234567"}
+//   request   {"text": "Call Anna Weber on 030 1234567"}   ("min_score": 0.5 optional)
 //   response  {"redacted": "Call [GIVEN_NAME] [SURNAME] on [PHONE]",
 //              "entities": [{"label": "GIVEN_NAME", "start": 5, "end": 9,
-//                            "text": "Anna", "score": 0.98}, ...]}
+//                            "text": "Anna", "score": 0.98}, ...],
+//              "min_score": 0.5}
 //
 // start/end count Unicode code points (end exclusive); score is the mean
-// softmax probability of the entity's tokens (see bioes.hpp). Refusals are
-// described in redact_request.hpp.
+// softmax probability of the entity's tokens (see bioes.hpp). Only entities
+// scoring at least min_score are reported and redacted; the answer says which
+// minimum it applied. Refusals are described in redact_request.hpp.
 //
 // The pipeline, timed phase by phase as in the post's Part 1:
 //   tok_load    bx::stage::load_tokenizer() (stage 00 parses tokenizer.json)
@@ -41,16 +43,18 @@ struct Timings {
 struct RedactResult {
     ServiceError error;  // 500 when the tokenizer or the model cannot be loaded
     std::string redacted;
-    std::vector<Entity> entities;
+    std::vector<Entity> entities;  // those scoring at least min_score
+    float min_score = kDefaultMinScore;
     int tokens = 0;      // content tokens (without <s> and </s>)
 };
 
 // The whole pipeline for one text (already checked: valid UTF-8, within the
-// limit). Fills `profile` (matmul, attention, other, summed over windows) and
+// limit), reporting the entities that score at least `min_score`. Fills `profile` (matmul, attention, other, summed over windows) and
 // `timings`. No HTTP, no globals: the harness and the tests call it directly.
-RedactResult redact_text(std::string_view text, bx::Profile& profile, Timings& timings);
+RedactResult redact_text(std::string_view text, float min_score, bx::Profile& profile,
+                         Timings& timings);
 
-// {"redacted": "...", "entities": [...]} for a successful result.
+// {"redacted": "...", "entities": [...], "min_score": ...} for a successful result.
 std::string to_json(const RedactResult& result);
 
 // tok_load;dur=1.2, model_load;dur=0.0, encode;dur=0.3, forward;dur=980.1;desc="1 window(s)",
@@ -69,7 +73,8 @@ struct ServiceReply {
 // pipeline ran.
 ServiceReply redact_body(std::string_view content_type, std::string_view body);
 
-// Raw text to reply (the harness's stdin mode): check_text, then the pipeline.
+// Raw text to reply (the harness's stdin mode): check_text, then the pipeline
+// with the default minimum score.
 ServiceReply redact_plain_text(std::string_view text);
 
 }  // namespace bx::service

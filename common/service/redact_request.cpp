@@ -26,16 +26,16 @@ std::string_view trim_ows(std::string_view s) {  // HTTP "optional whitespace"
     return s;
 }
 
-// Quotes a header value for a message, cut short so a huge header cannot make
-// a huge error body.
-std::string quoted(std::string_view value) {
+// Cuts a value short for a message, so a huge header or number cannot make a
+// huge error body.
+std::string shortened(std::string_view value) {
     constexpr std::size_t kShown = 80;
-    std::string out = "\"";
-    out += value.substr(0, kShown);
+    std::string out(value.substr(0, kShown));
     if (value.size() > kShown) out += "...";
-    out += "\"";
     return out;
 }
+
+std::string quoted(std::string_view value) { return "\"" + shortened(value) + "\""; }
 
 const char* kind_name(json::Kind kind) {
     switch (kind) {
@@ -57,6 +57,20 @@ std::string where(std::string_view body, std::size_t offset) {
     }
     return "line " + std::to_string(line) + ", column " + std::to_string(column) + " (byte " +
            std::to_string(offset) + ")";
+}
+
+// The optional "min_score": a JSON number from 0 to 1 (read as f64, then
+// rounded to the f32 the scores are compared in).
+ServiceError read_min_score(const json::Value& value, float& out) {
+    if (!value.is(json::Kind::Number)) {
+        return {400, std::string("\"min_score\" must be a number from 0 to 1, got ") + kind_name(value.kind)};
+    }
+    const double d = value.as_double();
+    if (!(d >= 0.0 && d <= 1.0)) {
+        return {400, "\"min_score\" must be a number from 0 to 1, got " + shortened(value.text)};
+    }
+    out = static_cast<float>(d);
+    return {};
 }
 
 }  // namespace
@@ -142,6 +156,9 @@ RedactRequest parse_redact_request(std::string_view content_type, std::string_vi
     request.error = check_text(text->text);  // the parser already checked UTF-8; the limit is new
     if (request.error.failed()) return request;
     request.text = text->text;
+    if (const json::Value* min_score = root.find("min_score")) {
+        request.error = read_min_score(*min_score, request.min_score);
+    }
     return request;
 }
 

@@ -15,12 +15,16 @@
 //        transport limit (bx::http::kMaxRequestBodyBytes, 8 MiB of body) that
 //        the HTTP glue enforces before routing: the body may be larger than the
 //        text (escapes, other members), and the text limit bounds the work.
+//   400  "min_score" is present and is not a number from 0 to 1. It is
+//        optional: without it the service reports entities scoring at least
+//        kDefaultMinScore (entities.hpp); 0 reports every entity found.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
+#include "common/service/entities.hpp"
 #include "common/service/service_error.hpp"
 
 namespace bx::service {
@@ -31,6 +35,7 @@ inline constexpr std::size_t kMaxTextBytes = 64u * 1024u;
 
 struct RedactRequest {
     std::string text;    // the text to redact, valid UTF-8
+    float min_score = kDefaultMinScore;  // entities scoring less are not reported
     ServiceError error;  // status 0 when the request is acceptable
 };
 

@@ -36,11 +36,26 @@ test('every eval text: 200, a consistent answer, a Server-Timing breakdown', asy
   }
 });
 
+test('"min_score": 0 reports every entity; the default keeps those scoring 0.5 or more', async () => {
+  let below = 0;
+  for (const text of evalTexts()) {
+    const usual = await (await postRedact(server.url, JSON.stringify({ text }))).json();
+    const all = await (await postRedact(server.url, JSON.stringify({ text, min_score: 0 }))).json();
+    checkAnswer(text, usual);
+    checkAnswer(text, all);
+    assert.equal(usual.min_score, 0.5);
+    assert.equal(all.min_score, 0);
+    assert.deepEqual(usual.entities, all.entities.filter((e) => e.score >= 0.5), text.slice(0, 60));
+    below += all.entities.length - usual.entities.length;
+  }
+  console.log(`# entities below the default minimum on the eval texts: ${below}`);
+});
+
 test('no Content-Type is accepted; an empty text has no windows', async () => {
   const res = await postRedact(server.url, Buffer.from(JSON.stringify({ text: '' })), {});
   assert.equal(res.status, 200);
   assert.equal(checkServerTiming(res.headers.get('server-timing')).windows, 0);
-  assert.deepEqual(await res.json(), { redacted: '', entities: [] });
+  assert.deepEqual(await res.json(), { redacted: '', entities: [], min_score: 0.5 });
 });
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -65,6 +80,10 @@ const BAD_INPUTS = [
     message: /^Content-Type must be application\/json / },
   { what: 'charset latin1', body: '{"text":"x"}', headers: { 'content-type': 'application/json; charset=latin1' },
     status: 415, message: 'Content-Type charset must be utf-8 (got "latin1")' },
+  { what: 'a string "min_score"', body: '{"text": "x", "min_score": "0.5"}', status: 400,
+    message: '"min_score" must be a number from 0 to 1, got a string' },
+  { what: 'a "min_score" above 1', body: '{"text": "x", "min_score": 50}', status: 400,
+    message: '"min_score" must be a number from 0 to 1, got 50' },
   { what: 'text over 64 KiB', body: JSON.stringify({ text: 'a'.repeat(65537) }), status: 413,
     message: 'text is 65537 bytes of UTF-8; the limit is 65536 bytes (64 KiB)' },
   { what: 'a body over the transport limit', body: Buffer.alloc(8 * 1024 * 1024 + 1, 0x20), status: 413,

@@ -141,6 +141,8 @@ export function provenance(loadBefore) {
 export function checkAnswer(text, answer) {
   assert.equal(typeof answer.redacted, 'string');
   assert.ok(Array.isArray(answer.entities));
+  assert.ok(typeof answer.min_score === 'number' && answer.min_score >= 0 && answer.min_score <= 1,
+    `the answer names its minimum score: ${answer.min_score}`);
   const cps = [...text];  // code points: the API's offset unit
   const words = wordRanges(cps);
   let rebuilt = '';
@@ -154,6 +156,7 @@ export function checkAnswer(text, answer) {
     assert.equal(e.text, e.text.trim(), `no surrounding whitespace: ${where}`);
     assert.ok(!insideWord(words, e.start) && !insideWord(words, e.end), `starts and ends on word boundaries: ${where}`);
     assert.ok(typeof e.score === 'number' && e.score > 0 && e.score <= 1, where);
+    assert.ok(e.score >= answer.min_score, `scores at least the minimum: ${where}`);
     rebuilt += cps.slice(copied, e.start).join('') + `[${e.label}]`;
     copied = e.end;
   }

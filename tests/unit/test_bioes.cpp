@@ -234,6 +234,25 @@ TEST_CASE("entities map back to trimmed text with code-point offsets", "[bioes][
           "Hi [GIVEN_NAME] [SURNAME]! \xF0\x9F\x98\x80 [CITY]");
 }
 
+TEST_CASE("entities below the minimum score are not reported", "[bioes][entities][min-score]") {
+    const auto entity = [](std::string text, float score) {
+        Entity e;
+        e.label = "CITY";
+        e.text = std::move(text);
+        e.score = score;
+        return e;
+    };
+    std::vector<Entity> entities{entity("Paris", 0.99f), entity("wrote", 0.4999999f),
+                                 entity("Lyon", kDefaultMinScore), entity("who", 0.25f)};
+    std::vector<Entity> everything = entities;
+    drop_below_min_score(entities, kDefaultMinScore);
+    REQUIRE(entities.size() == 2);  // the one at exactly the minimum stays
+    CHECK(entities[0].text == "Paris");
+    CHECK(entities[1].text == "Lyon");
+    drop_below_min_score(everything, 0.0f);
+    CHECK(everything.size() == 4);
+}
+
 TEST_CASE("overlapping or empty entities are merged or dropped", "[bioes][entities]") {
     const LabelScheme s = format_scheme();
     const std::string text = "\xEF\xAC\x81x y";  // "ﬁx y": a ligature two tokens share

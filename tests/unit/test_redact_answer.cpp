@@ -38,6 +38,9 @@ void check_answer(const std::string& text, const ServiceReply& reply) {
     REQUIRE(redacted != nullptr);
     REQUIRE(entities != nullptr);
     REQUIRE(entities->is(bx::json::Kind::Array));
+    const bx::json::Value* min_score = root.find("min_score");
+    REQUIRE(min_score != nullptr);
+    REQUIRE(min_score->is(bx::json::Kind::Number));
 
     std::string rebuilt;       // the text with each entity replaced, from the entities alone
     std::int64_t previous_end = 0;
@@ -58,6 +61,7 @@ void check_answer(const std::string& text, const ServiceReply& reply) {
         const double score = e.find("score")->as_double();
         CHECK(score > 0.0);
         CHECK(score <= 1.0);
+        CHECK(score >= min_score->as_double());  // only the entities at or above the minimum
         rebuilt += code_point_slice(text, cp_copied, static_cast<std::size_t>(start));
         rebuilt += "[" + e.find("label")->text + "]";
         cp_copied = static_cast<std::size_t>(end);
@@ -81,8 +85,10 @@ TEST_CASE("to_json writes the API's shape, escaped", "[redact][answer]") {
     result.entities.push_back(e);
     CHECK(to_json(result) ==
           "{\"redacted\":\"Hi [GIVEN_NAME] \\\"x\\\"\\n\",\"entities\":[{\"label\":\"GIVEN_NAME\","
-          "\"start\":3,\"end\":7,\"text\":\"Zo\xC3\xAB\",\"score\":0.5}]}");
-    CHECK(to_json(RedactResult{}) == "{\"redacted\":\"\",\"entities\":[]}");
+          "\"start\":3,\"end\":7,\"text\":\"Zo\xC3\xAB\",\"score\":0.5}],\"min_score\":0.5}");
+    RedactResult none;
+    none.min_score = 0.25f;
+    CHECK(to_json(none) == "{\"redacted\":\"\",\"entities\":[],\"min_score\":0.25}");
 }
 
 TEST_CASE("server_timing: the post's line, one decimal", "[redact][answer]") {
@@ -115,10 +121,35 @@ TEST_CASE("redact_body: a sentence through stage 00", "[redact][answer]") {
     CHECK(reply.server_timing.find(", total;dur=") != std::string::npos);
 }
 
+TEST_CASE("redact_body: a minimum of 0 reports everything the default reports, and more", "[redact][answer]") {
+    const std::string text = "Dear team, Anna Weber wrote from Lindenstra\xC3\x9F" "e 5, Berlin; call 030 1234567.";
+    std::string body = "{\"text\":";
+    bx::json::append_string(body, text);
+    const ServiceReply usual = redact_body("application/json", body + "}");
+    const ServiceReply all = redact_body("application/json", body + ",\"min_score\":0}");
+    INFO(usual.body << "\n" << all.body);
+    check_answer(text, usual);
+    check_answer(text, all);
+    bx::json::Value u, a;
+    bx::json::Error error;
+    REQUIRE(bx::json::parse(usual.body, u, error));
+    REQUIRE(bx::json::parse(all.body, a, error));
+    CHECK(u.find("min_score")->text == "0.5");
+    CHECK(a.find("min_score")->text == "0");
+    // The default's entities are exactly those of the minimum-0 answer scoring 0.5 or more.
+    std::vector<std::string> kept;
+    for (const bx::json::Value& e : a.find("entities")->items) {
+        if (e.find("score")->as_double() >= 0.5) kept.push_back(e.find("start")->text + ":" + e.find("text")->text);
+    }
+    std::vector<std::string> reported;
+    for (const bx::json::Value& e : u.find("entities")->items) reported.push_back(e.find("start")->text + ":" + e.find("text")->text);
+    CHECK(reported == kept);
+}
+
 TEST_CASE("redact_plain_text: empty and whitespace-only texts", "[redact][answer]") {
     const ServiceReply empty = redact_plain_text("");
     CHECK(empty.status == 200);
-    CHECK(empty.body == "{\"redacted\":\"\",\"entities\":[]}");
+    CHECK(empty.body == "{\"redacted\":\"\",\"entities\":[],\"min_score\":0.5}");
     CHECK(empty.server_timing.find("desc=\"0 window(s)\"") != std::string::npos);
 
     const ServiceReply spaces = redact_plain_text(" \n\t ");

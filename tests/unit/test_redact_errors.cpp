@@ -9,6 +9,7 @@
 
 using bx::service::check_text;
 using bx::service::error_json;
+using bx::service::kDefaultMinScore;
 using bx::service::kMaxTextBytes;
 using bx::service::parse_redact_request;
 using bx::service::RedactRequest;
@@ -118,6 +119,42 @@ TEST_CASE("the JSON must be an object with a string \"text\"", "[redact][errors]
         CHECK(r.error.status == 400);
         CHECK(r.error.message == std::string("\"text\" must be a string, got ") + kind);
     }
+}
+
+TEST_CASE("\"min_score\" is optional, a number from 0 to 1", "[redact][errors]") {
+    CHECK(parse_redact_request(kJson, R"({"text":"x"})").min_score == kDefaultMinScore);
+    CHECK(kDefaultMinScore == 0.5f);
+    const std::pair<const char*, float> fine[] = {
+        {R"({"text":"x","min_score":0})", 0.0f},     {R"({"text":"x","min_score":1})", 1.0f},
+        {R"({"min_score":0.25,"text":"x"})", 0.25f}, {R"({"text":"x","min_score":-0.0})", 0.0f},
+        {R"({"text":"x","min_score":5e-1})", 0.5f},
+    };
+    for (const auto& [body, value] : fine) {
+        INFO(body);
+        const RedactRequest r = parse_redact_request(kJson, body);
+        CHECK(r.error.status == 0);
+        CHECK(r.min_score == value);
+        CHECK(r.text == "x");
+    }
+    const std::pair<const char*, const char*> wrong[] = {
+        {R"({"text":"x","min_score":"0.5"})", "a string"}, {R"({"text":"x","min_score":null})", "null"},
+        {R"({"text":"x","min_score":true})", "a boolean"}, {R"({"text":"x","min_score":[0]})", "an array"},
+        {R"({"text":"x","min_score":1.5})", "1.5"},        {R"({"text":"x","min_score":-0.1})", "-0.1"},
+        {R"({"text":"x","min_score":1e999})", "1e999"},
+    };
+    for (const auto& [body, got] : wrong) {
+        INFO(body);
+        const RedactRequest r = parse_redact_request(kJson, body);
+        CHECK(r.error.status == 400);
+        CHECK(r.error.message == std::string("\"min_score\" must be a number from 0 to 1, got ") + got);
+    }
+    // A huge number is cut short in the message.
+    const RedactRequest huge = parse_redact_request(kJson, "{\"text\":\"x\",\"min_score\":" + std::string(500, '9') + "}");
+    CHECK(huge.error.status == 400);
+    CHECK(huge.error.message.size() < 200);
+    // The text's own errors come first.
+    CHECK(parse_redact_request(kJson, R"({"min_score":7})").error.message ==
+          "missing \"text\": the body must be {\"text\": \"...\"}");
 }
 
 TEST_CASE("text over 64 KiB is 413; exactly 64 KiB is fine", "[redact][errors]") {

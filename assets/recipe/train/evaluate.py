@@ -410,8 +410,10 @@ def write_md(rep, path):
     if sv:
         L.append("\n## Through the service (POST /redact)\n")
         L.append(f"`assets/recipe/train/service_eval.mjs` on stage `{sv['stage']}` (every stage's logits are stage 00's "
-                 "bit for bit): the service's own decoding, entities made of whole words, fragments dropped "
-                 f"(`common/service/README.md`); `{sv['file']}`.\n")
+                 "bit for bit): the service's own decoding, entities made of whole words, fragments dropped, "
+                 + (f"only entities scoring at least {sv['service_min_score']} reported "
+                    if "service_min_score" in sv else "every entity reported ")
+                 + f"(`common/service/README.md`); `{sv['file']}`.\n")
         h = sv["heldout"]
         L.append(f"### Held-out prose: {h['all']['texts']} texts, {h['all']['words']} words (`{sv['heldout_file']}`, "
                  "never trained on, no PII: every entity is spurious)\n")
@@ -425,7 +427,8 @@ def write_md(rep, path):
                  f"{ev['spurious']} spurious entities. Hand-written texts: {hw['detected']} of {hw['pii']} "
                  f"({hw['percent']}%).\n")
         L.append("### Minimum entity score\n")
-        L.append("The same answers, keeping only entities whose score is at least the minimum:\n")
+        L.append("Every entity the decoding finds (`\"min_score\": 0`), keeping only those whose score is at least "
+                 "the minimum (the row of the service's default is its answer above):\n")
         L.append("| minimum score | held-out spurious | worst language per 1,000 words | eval covered | eval spurious | hand-written % |")
         L.append("|---|---|---|---|---|---|")
         for r in sv["min_score_study"]:
@@ -456,8 +459,9 @@ def fold_service(rep, path):
     sv = json.load(open(path, encoding="utf-8"))
     if sv.get("model_sha256") != rep["model"]["sha256"]:
         sys.exit(f"evaluate: {path} was measured on another model; run service_eval.mjs again")
-    keep = ("stage", "date", "commit", "heldout_file", "heldout", "eval", "handwritten", "min_score_study")
-    rep["service"] = {k: sv[k] for k in keep}
+    keep = ("stage", "date", "commit", "service_min_score", "heldout_file", "heldout", "eval", "handwritten",
+            "min_score_study")
+    rep["service"] = {k: sv[k] for k in keep if k in sv}
     rep["service"]["file"] = os.path.relpath(path, ROOT)
     for k in ("heldout", "eval", "handwritten"):
         for drop in ("spurious_entities", "missed"):
