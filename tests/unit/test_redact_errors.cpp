@@ -25,6 +25,14 @@ bool contains(const std::string& haystack, const std::string& needle) {
 // A body {"text": "<n x 'a'>"}.
 std::string body_with_text_of(std::size_t n) { return "{\"text\":\"" + std::string(n, 'a') + "\"}"; }
 
+// The body is refused with 400 and exactly this message.
+void check_refused(const std::string& body, const std::string& message) {
+    INFO(body);
+    const RedactRequest r = parse_redact_request(kJson, body);
+    CHECK(r.error.status == 400);
+    CHECK(r.error.message == message);
+}
+
 }  // namespace
 
 TEST_CASE("a well-formed request passes", "[redact][errors]") {
@@ -113,12 +121,7 @@ TEST_CASE("the JSON must be an object with a string \"text\"", "[redact][errors]
         {R"({"text":true})", "a boolean"},   {R"({"text":["x"]})", "an array"},
         {R"({"text":{"t":"x"}})", "an object"},
     };
-    for (const auto& [body, kind] : wrong) {
-        INFO(body);
-        const RedactRequest r = parse_redact_request(kJson, body);
-        CHECK(r.error.status == 400);
-        CHECK(r.error.message == std::string("\"text\" must be a string, got ") + kind);
-    }
+    for (const auto& [body, kind] : wrong) check_refused(body, std::string("\"text\" must be a string, got ") + kind);
 }
 
 TEST_CASE("\"min_score\" is optional, a number from 0 to 1", "[redact][errors]") {
@@ -143,10 +146,7 @@ TEST_CASE("\"min_score\" is optional, a number from 0 to 1", "[redact][errors]")
         {R"({"text":"x","min_score":1e999})", "1e999"},
     };
     for (const auto& [body, got] : wrong) {
-        INFO(body);
-        const RedactRequest r = parse_redact_request(kJson, body);
-        CHECK(r.error.status == 400);
-        CHECK(r.error.message == std::string("\"min_score\" must be a number from 0 to 1, got ") + got);
+        check_refused(body, std::string("\"min_score\" must be a number from 0 to 1, got ") + got);
     }
     // A huge number is cut short in the message.
     const RedactRequest huge = parse_redact_request(kJson, "{\"text\":\"x\",\"min_score\":" + std::string(500, '9') + "}");
