@@ -50,7 +50,8 @@ struct RedactResult {
 
 // The whole pipeline for one text (already checked: valid UTF-8, within the
 // limit), reporting the entities that score at least `min_score`. Fills
-// `profile` (matmul, attention, other, summed over windows) and `timings`. No HTTP, no globals: the harness and the tests call it directly.
+// `profile` (matmul, attention, other, summed over windows) and `timings`.
+// No HTTP, no globals: the harness and the tests call it directly.
 RedactResult redact_text(std::string_view text, float min_score, bx::Profile& profile,
                          Timings& timings);
 
