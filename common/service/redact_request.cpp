@@ -62,13 +62,10 @@ std::string where(std::string_view body, std::size_t offset) {
 // The optional "min_score": a JSON number from 0 to 1 (read as f64, then
 // rounded to the f32 the scores are compared in).
 ServiceError read_min_score(const json::Value& value, float& out) {
-    if (!value.is(json::Kind::Number)) {
-        return {400, std::string("\"min_score\" must be a number from 0 to 1, got ") + kind_name(value.kind)};
-    }
+    const std::string rule = "\"min_score\" must be a number from 0 to 1, got ";
+    if (!value.is(json::Kind::Number)) return {400, rule + kind_name(value.kind)};
     const double d = value.as_double();
-    if (!(d >= 0.0 && d <= 1.0)) {
-        return {400, "\"min_score\" must be a number from 0 to 1, got " + shortened(value.text)};
-    }
+    if (!(d >= 0.0 && d <= 1.0)) return {400, rule + shortened(value.text)};
     out = static_cast<float>(d);
     return {};
 }
@@ -155,10 +152,11 @@ RedactRequest parse_redact_request(std::string_view content_type, std::string_vi
     }
     request.error = check_text(text->text);  // the parser already checked UTF-8; the limit is new
     if (request.error.failed()) return request;
-    request.text = text->text;
     if (const json::Value* min_score = root.find("min_score")) {
         request.error = read_min_score(*min_score, request.min_score);
+        if (request.error.failed()) return request;
     }
+    request.text = text->text;
     return request;
 }
 

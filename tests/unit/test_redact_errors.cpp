@@ -31,6 +31,7 @@ void check_refused(const std::string& body, const std::string& message) {
     const RedactRequest r = parse_redact_request(kJson, body);
     CHECK(r.error.status == 400);
     CHECK(r.error.message == message);
+    CHECK(r.text.empty());  // a refused request carries no text
 }
 
 }  // namespace
