@@ -40,11 +40,10 @@
 //   BX_VARIANT_ONE_EXP=1   range C with one exponential, exp(-u*u - 0.5625
 //                          + R/S): the same number in exact arithmetic, one
 //                          exp fewer, and wrong bits (geluchk must catch it).
-//   BX_VARIANT_PAD_WITH_ZERO=1   the list of lanes left for later padded
-//                          to whole groups with index 0 instead of its last
-//                          index: lane 0 of the block, already done by the
-//                          first loop, gets GELU a second time (the logit
-//                          check must catch it).
+//   BX_VARIANT_CROSSED_LANES=1   the second loop's lane stores with lanes
+//                          1 and 2 crossed, a slip of hand-written lane
+//                          numbers: two results land in each other's places
+//                          (geluchk and the logit check must catch it).
 #pragma once
 
 #include <cstddef>
@@ -60,8 +59,8 @@
 #ifndef BX_VARIANT_ONE_EXP
 #define BX_VARIANT_ONE_EXP 0
 #endif
-#ifndef BX_VARIANT_PAD_WITH_ZERO
-#define BX_VARIANT_PAD_WITH_ZERO 0
+#ifndef BX_VARIANT_CROSSED_LANES
+#define BX_VARIANT_CROSSED_LANES 0
 #endif
 
 namespace bx::stage::gelu {
@@ -227,7 +226,7 @@ inline void in_place(float* values, std::size_t count) {
                 later[n_later++] = static_cast<std::uint16_t>(i + static_cast<std::size_t>(__builtin_ctz(lanes)));
         }
         for (; i < n; ++i) later[n_later++] = static_cast<std::uint16_t>(i);  // a tail shorter than four
-        for (; n_later % 4 != 0; ++n_later) later[n_later] = BX_VARIANT_PAD_WITH_ZERO ? 0 : later[n_later - 1];
+        for (; n_later % 4 != 0; ++n_later) later[n_later] = later[n_later - 1];
         for (std::size_t k = 0; k < n_later; k += 4) {
             float* const at0 = block + later[k];
             float* const at1 = block + later[k + 1];
@@ -240,8 +239,13 @@ inline void in_place(float* values, std::size_t count) {
             const GeluC g = gelu4_range_c(x);
             if (wasm_i32x4_all_true(g.in_c)) {
                 wasm_v128_store32_lane(at0, g.result, 0);
+#if BX_VARIANT_CROSSED_LANES
+                wasm_v128_store32_lane(at1, g.result, 2);
+                wasm_v128_store32_lane(at2, g.result, 1);
+#else
                 wasm_v128_store32_lane(at1, g.result, 1);
                 wasm_v128_store32_lane(at2, g.result, 2);
+#endif
                 wasm_v128_store32_lane(at3, g.result, 3);
             } else {  // a lane outside C (a tail, or an edge input): lane by lane
                 float inputs[4], results[4];
