@@ -1,23 +1,23 @@
-// Stage 20: stage 19's forward pass plus one idea: GELU's lanes left for later
-// are gathered and scattered by lane loads and stores (gelu.hpp). (From stage
-// 19: attention scores eight keys per step, in a d loop left rolled. From stage
-// 18: each layer's keys are transposed four keys by four dimensions at a time.
-// From stage 17: GELU computes erf's third range in SIMD on lanes gathered four
-// at a time. From stage 16: the GEMM ends each whole tile in SIMD, its four
-// rows' totals in one v128 and dequantised four lanes at a time. From stage 15:
+// Stage 20: stage 19's forward pass plus one idea: GELU's lanes left for
+// later are gathered and scattered by lane loads and stores (gelu.hpp). (From
+// stage 19: attention scores eight keys per step. From stage 18: each
+// layer's keys are transposed four keys by four dimensions at a time. From
+// stage 17: GELU computes erf's third range in SIMD on lanes gathered four at
+// a time. From stage 16: the GEMM ends each whole tile in SIMD, its four rows'
+// totals in one v128 and dequantised four lanes at a time. From stage 15:
 // attention's weighted sum of values runs in passes whose accumulators fit the
 // vector registers. From stage 14: the GEMM's weights are widened by the loads
 // that read them. From stage 13: the quantised activations are packed for the
-// GEMM's register tile. From stage 12: independent float sums side by side, the
-// softmax sums of four query rows and the LayerNorm sums of four rows. From
-// stage 11: the quantised activations are stored widened to 16 bits. From stage
-// 10: softmax's max, exp and divide four lanes at a time. From stage 09: the
-// activation quantiser runs sixteen values per step. From stage 08: Q, K and V
-// share one quantised input. From stage 07: GELU four lanes at a time with a
-// per-lane fallback. From stage 06: attention takes four query rows per pass.
-// From stage 01: the last layer computes only the `live` rows; K and V always
-// cover all 256. From stage 02: int8 register tiles; stage 05 made the tile a
-// parameter. From stage 03: keys transposed, scored a v128 at a time.)
+// GEMM's register tile. From stage 12: independent float sums side by side,
+// the softmax sums of four query rows and the LayerNorm sums of four rows.
+// From stage 11: the quantised activations are stored widened to 16 bits. From
+// stage 10: softmax's max, exp and divide four lanes at a time. From stage 09:
+// the activation quantiser runs sixteen values per step. From stage 08: Q, K
+// and V share one quantised input. From stage 07: GELU four lanes at a time
+// with a per-lane fallback. From stage 06: attention takes four query rows per
+// pass. From stage 01: the last layer computes only the `live` rows; K and V
+// always cover all 256. From stage 02: int8 register tiles; stage 05 made the
+// tile a parameter. From stage 03: keys transposed, scored a v128 at a time.)
 //
 // What makes it slow, on purpose (later stages remove each, one at a time):
 //  - buffers are allocated on every call.

@@ -195,7 +195,9 @@ inline bool in_range_c(float x) {
 // its input, and its index goes on a list. The second loop takes the list
 // four at a time: range C's lanes from gelu4_range_c on the four inputs
 // gathered into one v128, any other lane (tiny, infinite, NaN: never seen in
-// real inputs) from gelu_scalar of its input.
+// real inputs) from gelu_scalar of its input. Neither loop calls anything on
+// its common path, and the expensive range is computed on four lanes that
+// all need it instead of on whole groups of which one lane does.
 //
 // snippet: lane-gather
 // How the second loop moves its lanes (the idea of stage 20). Stage 17 read
