@@ -40,6 +40,9 @@
 #endif
 
 namespace bx::stage::gelu {
+// Unnamed, as in gemm.hpp: each file that includes this header gets its own
+// copy, so the unit tests of several stages in one binary each call their own.
+namespace {
 
 using namespace bx::erff_coefficients;
 
@@ -127,4 +130,5 @@ inline void in_place(float* values, std::size_t count) {
     for (; i < count; ++i) values[i] = gelu_scalar(values[i]);
 }
 
+}  // namespace
 }  // namespace bx::stage::gelu

@@ -56,6 +56,9 @@
 #endif
 
 namespace bx::stage::gelu {
+// Unnamed, as in gemm.hpp: each file that includes this header gets its own
+// copy, so the unit tests of several stages in one binary each call their own.
+namespace {
 
 using namespace bx::erff_coefficients;
 
@@ -211,4 +214,5 @@ inline void in_place(float* values, std::size_t count) {
     }
 }
 
+}  // namespace
 }  // namespace bx::stage::gelu
