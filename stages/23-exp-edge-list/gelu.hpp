@@ -205,12 +205,13 @@ struct GeluC {
 // padding overwrites), and the count moves on by the number of set lanes.
 // Which lanes are listed, and in which order, is what stage 20 listed.
 //
-// A mistake kept buildable (VARIANT=whole-groups, which the logit check and
-// geluchk must fail): listing all four lanes of a group that has any lane
-// left. The lanes the first loop computed then hold their results, which the
-// second loop takes for inputs and computes GELU of again.
-#ifndef BX_VARIANT_WHOLE_GROUPS
-#define BX_VARIANT_WHOLE_GROUPS 0
+// A mistake kept buildable (VARIANT=first-field-only, which the logit check
+// and geluchk must fail): i added to the packed word as a plain number, which
+// moves only its first field; the group's other entries then point into the
+// block's first group, whose lanes are computed again from their results,
+// while the group's own lanes are never computed.
+#ifndef BX_VARIANT_FIRST_FIELD_ONLY
+#define BX_VARIANT_FIRST_FIELD_ONLY 0
 #endif
 constexpr std::array<std::uint64_t, 16> kSetLanes = [] {
     std::array<std::uint64_t, 16> table{};
@@ -224,16 +225,13 @@ constexpr std::array<std::uint64_t, 16> kSetLanes = [] {
 // Appends i + lane for each lane set in `mask` (four bits) to list[0 .. n),
 // writing list[n .. n + 4); list entries and i are below 2^16.
 inline void append_lanes(std::uint16_t* list, std::size_t& n, std::size_t i, unsigned mask) {
-#if BX_VARIANT_WHOLE_GROUPS
-    const std::uint64_t lanes = kSetLanes[0xf];
-    const std::size_t count = mask != 0 ? 4 : 0;
+#if BX_VARIANT_FIRST_FIELD_ONLY
+    const std::uint64_t entries = kSetLanes[mask] + static_cast<std::uint64_t>(i);
 #else
-    const std::uint64_t lanes = kSetLanes[mask];
-    const std::size_t count = static_cast<std::size_t>(__builtin_popcount(mask));
+    const std::uint64_t entries = kSetLanes[mask] + static_cast<std::uint64_t>(i) * 0x0001000100010001u;
 #endif
-    const std::uint64_t entries = lanes + static_cast<std::uint64_t>(i) * 0x0001000100010001u;
     std::memcpy(list + n, &entries, sizeof entries);
-    n += count;
+    n += static_cast<std::size_t>(__builtin_popcount(mask));
 }
 
 inline bool in_range_c(float x) {
