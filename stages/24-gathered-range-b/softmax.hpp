@@ -129,9 +129,8 @@ inline unsigned edge_lanes(v128_t x) {
 // call is almost never made, but V8 must plan for it: a call may overwrite
 // every vector register, so the main path's constants lived in stack slots,
 // loaded again on every trip, and the loop's own values were stored around
-// the branch to the call (in stage 22's code: ten loads and two stores per
-// four exps). Here the loop only notes the groups that hold an edge lane,
-// their arguments and where they are, on a list; it calls nothing.
+// the branch to the call. Here the loop only notes the groups that hold an
+// edge lane, their arguments and where they are, on a list; it calls nothing.
 // After the loop, each noted group's edge lanes are computed by bx_expf from
 // their own arguments and written over what the main path left there.
 //
