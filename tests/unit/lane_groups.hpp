@@ -32,6 +32,18 @@ std::size_t differences_in_every_lane(const std::vector<std::uint32_t>& inputs, 
     return differ;
 }
 
+// kernel(values, n) in place on a whole buffer against reference(x) of each
+// value: the number of values whose bits differ.
+template <typename Kernel, typename Reference>
+std::size_t buffer_differences(std::vector<float> values, Kernel kernel, Reference reference) {
+    std::vector<float> want(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) want[i] = reference(values[i]);
+    kernel(values.data(), values.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) differ += float_bits(values[i]) != float_bits(want[i]) ? 1 : 0;
+    return differ;
+}
+
 // For the GELU kernels: x whose u = x * kGeluInputScale sits nearest to
 // |u| = boundary, and the `reach` patterns on either side, for both signs.
 inline void add_gelu_boundary(std::vector<std::uint32_t>& inputs, float boundary, int reach) {

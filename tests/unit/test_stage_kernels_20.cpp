@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "common/maths/bits.hpp"
@@ -27,12 +28,8 @@ std::size_t count_differences(const std::vector<std::uint32_t>& inputs) {
 
 // GELU of `values` in place against gelu_scalar of each: the number that differ.
 std::size_t buffer_differences(std::vector<float> values) {
-    std::vector<float> want(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) want[i] = bx::gelu_scalar(values[i]);
-    bx::stage::gelu::in_place(values.data(), values.size());
-    std::size_t differ = 0;
-    for (std::size_t i = 0; i < values.size(); ++i) differ += float_bits(values[i]) != float_bits(want[i]) ? 1 : 0;
-    return differ;
+    return bx::test::buffer_differences(
+        std::move(values), [](float* v, std::size_t n) { bx::stage::gelu::in_place(v, n); }, bx::gelu_scalar);
 }
 
 }  // namespace

@@ -9,11 +9,13 @@
 
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "common/maths/bits.hpp"
 #include "common/maths/gelu.hpp"
 #include "stages/22-branchless-list/gelu.hpp"
+#include "tests/unit/lane_groups.hpp"
 
 namespace {
 
@@ -24,13 +26,8 @@ void walk_bits(std::vector<std::uint16_t>& list, std::size_t i, unsigned mask) {
 }
 
 std::size_t buffer_differences(std::vector<float> values) {
-    std::vector<float> want(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) want[i] = bx::gelu_scalar(values[i]);
-    bx::stage::gelu::in_place(values.data(), values.size());
-    std::size_t differ = 0;
-    for (std::size_t i = 0; i < values.size(); ++i)
-        differ += bx::float_bits(values[i]) != bx::float_bits(want[i]) ? 1 : 0;
-    return differ;
+    return bx::test::buffer_differences(
+        std::move(values), [](float* v, std::size_t n) { bx::stage::gelu::in_place(v, n); }, bx::gelu_scalar);
 }
 
 }  // namespace

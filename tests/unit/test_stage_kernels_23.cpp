@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "common/maths/bits.hpp"
@@ -21,13 +22,8 @@
 namespace {
 
 std::size_t buffer_differences(std::vector<float> values) {
-    std::vector<float> want(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) want[i] = bx::bx_expf(values[i]);
-    bx::stage::softmax::exp_in_place(values.data(), values.size());
-    std::size_t differ = 0;
-    for (std::size_t i = 0; i < values.size(); ++i)
-        differ += bx::float_bits(values[i]) != bx::float_bits(want[i]) ? 1 : 0;
-    return differ;
+    return bx::test::buffer_differences(
+        std::move(values), [](float* v, std::size_t n) { bx::stage::softmax::exp_in_place(v, n); }, bx::bx_expf);
 }
 
 }  // namespace
