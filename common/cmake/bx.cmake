@@ -511,7 +511,7 @@ function(bx_host_tool target)
   set(${target}_DEPENDS ${target} "${_bin}/${target}" PARENT_SCOPE)
 endfunction()
 
-# bx_stage_data(GENERATOR <src>... INPUT <file> OUTPUTS <name>... EMBED_IN <src>)
+# bx_stage_data([NAME <name>] GENERATOR <src>... INPUT <file> OUTPUTS <name>... EMBED_IN <src>)
 # Data a stage computes at build time instead of at every request (stage 04's
 # vocabulary blob). The GENERATOR sources form a host program that is run as
 #     generator INPUT <build dir>/<name>...
@@ -521,12 +521,20 @@ endfunction()
 # generated is committed. CTest runs the generator twice more and compares
 # bytes: it must be deterministic (common/harness/tests.cmake).
 function(bx_stage_data)
-  cmake_parse_arguments(_arg "" "INPUT;EMBED_IN" "GENERATOR;OUTPUTS" ${ARGN})
+  cmake_parse_arguments(_arg "" "NAME;INPUT;EMBED_IN" "GENERATOR;OUTPUTS" ${ARGN})
   if(NOT BX_STAGE_LIBS)
     message(FATAL_ERROR "bx_stage_data() comes after bx_stage() in the stage's CMakeLists.txt")
   endif()
   list(TRANSFORM _arg_GENERATOR PREPEND "${CMAKE_CURRENT_SOURCE_DIR}/")
-  set(_tool stage_${BX_STAGE_NUM}_generator)
+  # A stage with a second generator names it (NAME weights): its targets and
+  # tests then carry the name.
+  set(_suffix "")
+  if(_arg_NAME)
+    set(_suffix "_${_arg_NAME}")
+  else()
+    set(_arg_NAME "-")  # the tests' entry below: no name
+  endif()
+  set(_tool stage_${BX_STAGE_NUM}_generator${_suffix})
   bx_host_tool(${_tool} ${_arg_GENERATOR})
   set(_dir "${CMAKE_CURRENT_BINARY_DIR}/data")
   set(_outputs "")
@@ -544,14 +552,14 @@ function(bx_stage_data)
     DEPENDS ${${_tool}_DEPENDS} "${_arg_INPUT}"
     COMMENT "Generating ${BX_STAGE_NAME}'s build-time data: ${_arg_OUTPUTS}"
     VERBATIM)
-  add_custom_target(stage_${BX_STAGE_NUM}_data DEPENDS ${_outputs})
+  add_custom_target(stage_${BX_STAGE_NUM}_data${_suffix} DEPENDS ${_outputs})
   foreach(_lib ${BX_STAGE_LIBS})
-    add_dependencies(${_lib} stage_${BX_STAGE_NUM}_data)
+    add_dependencies(${_lib} stage_${BX_STAGE_NUM}_data${_suffix})
     target_compile_definitions(${_lib} PRIVATE ${_definitions})
   endforeach()
   set_property(SOURCE "${CMAKE_CURRENT_SOURCE_DIR}/${_arg_EMBED_IN}" APPEND PROPERTY OBJECT_DEPENDS ${_outputs})
-  # For the determinism test: stage|generator|input|outputs (;-list as ,).
+  # For the determinism test: stage|generator|input|outputs (;-list as ,)|name.
   string(REPLACE ";" "," _out_list "${_outputs}")
   set_property(GLOBAL APPEND PROPERTY BX_STAGE_DATA
-               "${BX_STAGE_NAME}|${${_tool}_HOST_EXE}|${_arg_INPUT}|${_out_list}")
+               "${BX_STAGE_NAME}|${${_tool}_HOST_EXE}|${_arg_INPUT}|${_out_list}|${_arg_NAME}")
 endfunction()

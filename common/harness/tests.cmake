@@ -173,6 +173,13 @@ foreach(_entry ${_bx_stage_data})
   list(GET _parts 1 _tool)
   list(GET _parts 2 _input)
   list(GET _parts 3 _outputs)
+  list(GET _parts 4 _name)  # a stage's second generator has a name, the first "-"
+  set(_label "")
+  set(_work "")
+  if(NOT _name STREQUAL "-")
+    set(_label " (${_name})")
+    set(_work "-${_name}")
+  endif()
   # The wasm build's generator and files: those are the bytes the shipped
   # components embed (this native build makes them only for the stages whose
   # native CLI is built).
@@ -180,12 +187,12 @@ foreach(_entry ${_bx_stage_data})
   string(REPLACE "${CMAKE_BINARY_DIR}" "${BX_WASM_BUILD_DIR}" _tool "${_tool}")
   set(_run ${CMAKE_COMMAND} "-DTOOL=${_tool}" "-DINPUT=${_input}" "-DOUTPUTS=${_outputs}")
   set(_script -P "${BX_ROOT}/common/cmake/check-deterministic.cmake")
-  add_test(NAME "stage ${_stage}: build-time data is deterministic"
-           COMMAND ${_run} "-DWORK=${_bx_diff_dir}/${_stage}-data" ${_script})
-  set_tests_properties("stage ${_stage}: build-time data is deterministic" PROPERTIES LABELS "quick;check")
-  add_test(NAME "stage ${_stage}: build-time data mutant is caught"
-           COMMAND ${_run} "-DWORK=${_bx_diff_dir}/${_stage}-data-mutant" -DMUTATE=1 ${_script})
-  set_tests_properties("stage ${_stage}: build-time data mutant is caught" PROPERTIES LABELS "quick;check;mutant"
+  add_test(NAME "stage ${_stage}: build-time data${_label} is deterministic"
+           COMMAND ${_run} "-DWORK=${_bx_diff_dir}/${_stage}-data${_work}" ${_script})
+  set_tests_properties("stage ${_stage}: build-time data${_label} is deterministic" PROPERTIES LABELS "quick;check")
+  add_test(NAME "stage ${_stage}: build-time data${_label} mutant is caught"
+           COMMAND ${_run} "-DWORK=${_bx_diff_dir}/${_stage}-data${_work}-mutant" -DMUTATE=1 ${_script})
+  set_tests_properties("stage ${_stage}: build-time data${_label} mutant is caught" PROPERTIES LABELS "quick;check;mutant"
                        PASS_REGULAR_EXPRESSION "run 2's [^ ]+ differs from the build's")
 endforeach()
 
