@@ -36,8 +36,9 @@ namespace {
 // The register tile, tokens x (4 x kBlockVectors) outputs, as compile-time
 // parameters: SWEEP in CMakeLists.txt builds the other shapes, each checked
 // against stage 00 and timed beside the stage by `make bench-sweep
-// STAGE=25`. 4 x 8 keeps 8 accumulators, 2 weight vectors, a token's pair
-// and a product in 12 of the 15 vector registers V8 allocates on x86-64.
+// STAGE=25`. 4 x 8 needs 8 accumulators, 2 weight vectors, a token's pair
+// and a product: at least 12 of the 15 vector registers V8 allocates on
+// x86-64.
 #ifndef BX_TILE_TOKENS
 #define BX_TILE_TOKENS 4
 #endif
@@ -48,16 +49,17 @@ constexpr int kTileTokens = BX_TILE_TOKENS;
 constexpr int kBlockVectors = BX_BLOCK_VECTORS;
 constexpr int kBlockOutputs = 4 * kBlockVectors;  // the packing's block (packed_weights.hpp)
 
-// Values of k consumed per step: one v128 of int8 weights. Every layer's k (384 or
-// 1536) is a multiple of it; the model reader guarantees those shapes.
+// Values of k that quantize_rows() widens per step: one v128 of int8 values.
+// Every layer's k (384 or 1536) is a multiple of it; the model reader
+// guarantees those shapes.
 constexpr int kStepBytes = 16;
 
 // Activation rows quantised to int8 (values in [-127, 127]) and stored as
 // int16, each with its own scale s_in, packed for the tile: rows go in groups
 // of kTileTokens, and a group stores its rows' values two at a time, row
 // after row: [row 0: k 0, 1][row 1: k 0, 1]...[row 3: k 0, 1][row 0: k 2, 3]...
-// So one step of the tile (a pair of k) reads 16 bytes at fixed offsets,
-// each 4 a row's pair. The last group is filled up with rows of zeros
+// So one step of the tile (a pair of k) finds the group's pairs side by
+// side, 4 bytes each, at fixed offsets. The last group is filled up with rows of zeros
 // (scale 0), which no tile stores.
 struct QuantizedRows {
     std::vector<std::int16_t> q;  // groups x (cols / 2) x kTileTokens x 2
