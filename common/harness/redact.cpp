@@ -15,7 +15,9 @@
 
 namespace {
 
-constexpr const char* kUsage = "[--jsonl FILE|-]  text on stdin (or one {\"text\"} per line) -> JSON";
+constexpr const char* kUsage =
+    "[--jsonl FILE|-] [--tokens]  text on stdin (or one {\"text\"} per line) -> JSON; --tokens adds the labelled "
+    "tokens";
 
 bool read_stdin(std::string& out) {
     char buffer[1 << 16];
@@ -38,7 +40,7 @@ bool print(const bx::service::ServiceReply& reply) {
     return reply.status == 200;
 }
 
-int run_jsonl(const std::string& path) {
+int run_jsonl(const std::string& path, bool tokens) {
     std::string bytes, error;
     if (path == "-") {
         if (!read_stdin(bytes)) {
@@ -58,7 +60,7 @@ int run_jsonl(const std::string& path) {
         start = end + 1;
         if (is_blank(line)) continue;
         // No Content-Type: a JSONL line is JSON by construction.
-        all_ok = print(bx::service::redact_body({}, line)) && all_ok;
+        all_ok = print(bx::service::redact_body({}, line, tokens)) && all_ok;
     }
     return all_ok ? 0 : 1;
 }
@@ -66,8 +68,9 @@ int run_jsonl(const std::string& path) {
 int redact_command(int argc, char** argv) {
     bx::harness::Args args(argc, argv);
     const std::string jsonl = args.value("--jsonl");
+    const bool tokens = args.flag("--tokens");
     if (!args.all_used(kUsage)) return 2;
-    if (!jsonl.empty()) return run_jsonl(jsonl);
+    if (!jsonl.empty()) return run_jsonl(jsonl, tokens);
 
     std::string text;
     if (!read_stdin(text)) {

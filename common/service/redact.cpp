@@ -18,6 +18,7 @@
 #include "common/service/router.hpp"
 #include "common/service/windows.hpp"
 #include "common/stage/stage.hpp"
+#include "common/text/utf8.hpp"
 #include "common/timing/clock.hpp"
 
 namespace bx::service {
@@ -136,8 +137,15 @@ RedactResult redact_text(std::string_view text, float min_score, bx::Profile& pr
     timings.windows = static_cast<int>(windows.size());
 
     std::vector<TokenChoice> choices(content.ids.size());
+    std::vector<std::uint32_t> code_points;  // made once, if any token is labelled
+    const std::size_t first_content = static_cast<std::size_t>(content.ids.data() - encoding.ids.data());
     for (std::size_t t = 0; t < choices.size(); ++t) {
         choices[t] = choose_label(logits.data() + t * bx::kLabels, bx::kLabels);
+        if (scheme.labels[static_cast<std::size_t>(choices[t].label)].tag == Tag::O) continue;
+        if (code_points.empty()) code_points = bx::utf8::code_point_offset_table(text);
+        result.labelled.push_back({code_points[content.bytes[t].begin], code_points[content.bytes[t].end],
+                                   encoding.tokens[first_content + t],
+                                   std::string(model->label_names[choices[t].label])});
     }
     result.entities = locate_entities(text, decode_bioes(choices, scheme), content.bytes, scheme);
     drop_below_min_score(result.entities, min_score);
@@ -147,7 +155,7 @@ RedactResult redact_text(std::string_view text, float min_score, bx::Profile& pr
     return result;
 }
 
-std::string to_json(const RedactResult& result) {
+std::string to_json(const RedactResult& result, bool tokens) {
     std::string out = "{\"redacted\":";
     json::append_string(out, result.redacted);
     out += ",\"entities\":[";
@@ -157,6 +165,18 @@ std::string to_json(const RedactResult& result) {
     }
     out += "],\"min_score\":";
     json::append_float(out, result.min_score);
+    if (tokens) {
+        out += ",\"tokens\":[";
+        for (std::size_t i = 0; i < result.labelled.size(); ++i) {
+            const LabelledToken& t = result.labelled[i];
+            out += (i > 0 ? ",[" : "[") + std::to_string(t.start) + "," + std::to_string(t.end) + ",";
+            json::append_string(out, t.token);
+            out += ',';
+            json::append_string(out, t.label);
+            out += ']';
+        }
+        out += ']';
+    }
     out += '}';
     return out;
 }
@@ -178,7 +198,7 @@ namespace {
 
 // Runs the pipeline on checked text; `t_start` is when the request arrived, so
 // total includes validation and writing the JSON.
-ServiceReply run_pipeline(std::string_view text, float min_score, std::uint64_t t_start) {
+ServiceReply run_pipeline(std::string_view text, float min_score, std::uint64_t t_start, bool tokens = false) {
     bx::Profile profile;
     Timings timings;
     const RedactResult result = redact_text(text, min_score, profile, timings);
@@ -187,7 +207,7 @@ ServiceReply run_pipeline(std::string_view text, float min_score, std::uint64_t 
         reply.status = result.error.status;
         reply.body = error_json(result.error);
     } else {
-        reply.body = to_json(result);
+        reply.body = to_json(result, tokens);
     }
     timings.total_ms = ms_between(t_start, bx::now_ns());
     reply.server_timing = server_timing(timings, profile);
@@ -201,11 +221,11 @@ ServiceReply refusal(const ServiceError& error) {
 
 }  // namespace
 
-ServiceReply redact_body(std::string_view content_type, std::string_view body) {
+ServiceReply redact_body(std::string_view content_type, std::string_view body, bool tokens) {
     const std::uint64_t t_start = bx::now_ns();
     const RedactRequest request = parse_redact_request(content_type, body);
     if (request.error.failed()) return refusal(request.error);
-    return run_pipeline(request.text, request.min_score, t_start);
+    return run_pipeline(request.text, request.min_score, t_start, tokens);
 }
 
 ServiceReply redact_plain_text(std::string_view text) {

@@ -40,12 +40,24 @@ struct Timings {
     int windows = 0;
 };
 
+// A content token the model did not label O: what the model read there (the
+// token as the tokenizer wrote it, '▁' for a word's start), its label's name
+// and its range in the text in code points. `cli redact --tokens` prints them,
+// so that a test can hold each entity against what was read for it.
+struct LabelledToken {
+    std::size_t start = 0;  // code points, inclusive
+    std::size_t end = 0;    // code points, exclusive
+    std::string token;
+    std::string label;
+};
+
 struct RedactResult {
     ServiceError error;  // 500 when the tokenizer or the model cannot be loaded
     std::string redacted;
     std::vector<Entity> entities;  // those scoring at least min_score
     float min_score = kDefaultMinScore;
     int tokens = 0;      // content tokens (without <s> and </s>)
+    std::vector<LabelledToken> labelled;  // in text order
 };
 
 // The whole pipeline for one text (already checked: valid UTF-8, within the
@@ -55,8 +67,10 @@ struct RedactResult {
 RedactResult redact_text(std::string_view text, float min_score, bx::Profile& profile,
                          Timings& timings);
 
-// {"redacted": "...", "entities": [...], "min_score": ...} for a successful result.
-std::string to_json(const RedactResult& result);
+// {"redacted": "...", "entities": [...], "min_score": ...} for a successful
+// result; with `tokens`, also "tokens": [[start, end, "token", "label"], ...]
+// for the labelled tokens (start/end in code points, as the entities').
+std::string to_json(const RedactResult& result, bool tokens = false);
 
 // tok_load;dur=1.2, model_load;dur=0.0, encode;dur=0.3, forward;dur=980.1;desc="1 window(s)",
 // matmul;dur=.., attention;dur=.., other;dur=.., total;dur=..  (one decimal, ms)
@@ -72,7 +86,7 @@ struct ServiceReply {
 // Request body (and Content-Type, empty if absent) to reply: validation, the
 // pipeline, JSON. Logs "[timing] <server_timing>" through bx::log_line when the
 // pipeline ran.
-ServiceReply redact_body(std::string_view content_type, std::string_view body);
+ServiceReply redact_body(std::string_view content_type, std::string_view body, bool tokens = false);
 
 // Raw text to reply (the harness's stdin mode): check_text, then the pipeline
 // with the default minimum score.

@@ -1,6 +1,8 @@
 // Alignment bookkeeping for NormalizedString (see normalized_string.hpp).
 #include "common/tokenizer/normalized_string.hpp"
 
+#include <algorithm>
+
 #include "common/text/utf8.hpp"
 
 namespace bx {
@@ -17,37 +19,31 @@ NormalizedString::NormalizedString(std::string_view original, std::uint32_t shif
     }
 }
 
-void NormalizedString::transform(const std::vector<CharChange>& changes) {
-    // `offset` walks the old text as old characters are consumed: a change of 0
-    // or -N consumes one (plus N); an insertion consumes none. HF's Precompiled
-    // code does not always consume exactly what it replaced (a character mapped
-    // to nothing at the very start is never consumed), and the offsets it then
-    // reports shift: we reproduce the walk, not an idealised one.
+void NormalizedString::rewrite(const std::vector<Rewrite>& rewrites) {
     std::string out;
     std::vector<Span> out_alignments;
     out.reserve(normalized_.size());
     out_alignments.reserve(alignments_.size());
-    std::size_t offset = 0;
-    auto consume_one = [&] {
-        if (offset < normalized_.size()) {
-            offset += utf8::sequence_length(static_cast<unsigned char>(normalized_[offset]));
+    std::size_t kept_until = 0;  // bytes before this are written or rewritten
+    auto keep = [&](std::size_t end) {
+        for (std::size_t i = kept_until; i < end; ++i) {
+            out.push_back(normalized_[i]);
+            // A kept byte keeps its own range, whatever was deleted before it.
+            // The tokenizer's unit and fuzz tests have a mutant that takes the
+            // range at the byte's new position instead (the offsets HF reports
+            // after a deleted character): they must catch it.
+            // mutation-point: kept-range
+            out_alignments.push_back(alignments_[i]);
         }
     };
-    for (const CharChange& change : changes) {
-        Span align;
-        if (change.change > 0) {
-            align = offset < 1 ? Span{shift_, shift_} : alignments_[offset - 1];
-        } else {
-            // HF indexes alignments[offset] here; it cannot run past the end
-            // because consumption never gets ahead of the old text.
-            align = alignments_[offset < alignments_.size() ? offset : alignments_.size() - 1];
-            consume_one();
-            for (int k = 0; k < -change.change; ++k) consume_one();
-        }
-        std::size_t before = out.size();
-        utf8::append(out, change.c);
-        out_alignments.insert(out_alignments.end(), out.size() - before, align);
+    for (const Rewrite& r : rewrites) {
+        keep(r.begin);
+        const Span origin{alignments_[r.begin].begin, alignments_[r.end - 1].end};
+        out.append(r.replacement);
+        out_alignments.insert(out_alignments.end(), r.replacement.size(), origin);
+        kept_until = r.end;
     }
+    keep(normalized_.size());
     normalized_ = std::move(out);
     alignments_ = std::move(out_alignments);
 }

@@ -1,12 +1,14 @@
 // A piece of text being normalised, with the map back to the original bytes.
 //
-// This mirrors Hugging Face's NormalizedString closely, because the offsets the
-// reference reports come out of its alignment bookkeeping, quirks included:
-// every normalised byte carries the original range of the character it came
-// from, and edits are applied as a list of (new char, change) pairs where
-// change is 0 (replaces the next old char), +1 (inserted, takes the alignment
-// of the byte before) or -N (replaces the next old char and drops N more).
-// Alignments here are absolute byte offsets into the whole original text.
+// Every normalised byte carries the original range it came from (absolute
+// byte offsets into the whole original text). An edit names the old bytes it
+// replaces, so whatever it writes in their place -- nothing, one character or
+// many -- is aligned with exactly those bytes: a token's range is then the
+// original characters its normalised text was made from, and nothing else.
+// (Hugging Face's NormalizedString infers the alignment from a list of
+// per-character changes instead, and loses track when a character is deleted
+// at the start of a piece: README.md, "Offsets: where we part from the
+// reference".)
 #pragma once
 
 #include <cstdint>
@@ -19,9 +21,12 @@
 
 namespace bx {
 
-struct CharChange {
-    char32_t c;
-    int change;
+// One edit: the bytes [begin, end) of the current normalised text become
+// `replacement` (empty: they are deleted).
+struct Rewrite {
+    std::uint32_t begin;
+    std::uint32_t end;
+    std::string_view replacement;
 };
 
 class NormalizedString {
@@ -34,9 +39,10 @@ public:
     const std::vector<Span>& alignments() const { return alignments_; }
     bool empty() const { return normalized_.empty(); }
 
-    // Replaces the whole normalised text by `changes` (HF's transform over the
-    // full range with initial_offset 0).
-    void transform(const std::vector<CharChange>& changes);
+    // Applies `rewrites` (sorted, disjoint, each on whole characters); bytes
+    // outside them are kept as they are. What a rewrite writes takes the
+    // original range of all the bytes it replaces.
+    void rewrite(const std::vector<Rewrite>& rewrites);
 
     // Every maximal run of two or more ' ' becomes one ' ' (HF Replace with
     // Regex " {2,}"): the new space takes the alignment of the run's last byte.

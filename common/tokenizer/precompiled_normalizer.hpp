@@ -7,6 +7,9 @@
 //   ("Ａ" + U+0301 becomes "A": the accent is dropped, as sentencepiece does);
 // - otherwise each character is looked up on its own (a key that is a prefix
 //   of the character's bytes, i.e. the character itself) and kept if none.
+//
+// Each replacement is aligned with the cluster or character it replaces, so
+// the normalised text keeps an exact map back to the original characters.
 #pragma once
 
 #include "common/tokenizer/normalized_string.hpp"

@@ -8,7 +8,12 @@
 //   - otherwise ids, tokens and offsets have one entry per token, <s> first
 //     and </s> last with offsets (0, 0), every id inside the vocabulary and
 //     equal to the token's id, every content token non-empty, and every offset
-//     a range of whole characters inside the text, never going backwards.
+//     a range of whole characters inside the text, never going backwards;
+//   - the offset oracle (common/tokenizer/offset_check.hpp): every content
+//     token's original characters, normalised alone, read as the token, and
+//     every character outside all ranges normalises to nothing or a space.
+//     Its mutant (fuzz_tokenizer_mutant_kept-range) lets kept characters take
+//     the range at their new position, as HF's offsets do after a deletion.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,6 +21,7 @@
 #include <string_view>
 
 #include "common/text/utf8.hpp"
+#include "common/tokenizer/offset_check.hpp"
 #include "common/tokenizer/tokenizer.hpp"
 #include "fuzz_support.hpp"
 
@@ -46,7 +52,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
         seeds = bx::fuzz::corpus_texts(BX_ROOT "/assets/corpora/handwritten.jsonl");
         for (const char* text : {"<s>Anna</s><pad> <unk><mask>", "  two  spaces\tand\nlines  ", "\xEF\xAC\x81 ligature",
                                  "\xE2\x80\x8B\xEF\xBB\xBF zero width", "\xF0\x9F\x98\x80\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD",
-                                 "\xC3\xA9 vs e\xCC\x81", "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E", "\xFF", "a\xC3"}) {
+                                 "\xC3\xA9 vs e\xCC\x81", "\x01\x01\x01" "Call Anna", "a<s>\x7F\xC2\xAD" "b", "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E", "\xFF", "a\xC3"}) {
             seeds.emplace_back(text);
         }
     });
@@ -82,5 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require(span.begin >= previous_begin, "offsets go backwards");
         previous_begin = span.begin;
     }
+    const std::string fault = bx::check_offsets(t, text, encoding);
+    require(fault.empty(), "the offset oracle: " + fault);
     return 0;
 }

@@ -14,6 +14,8 @@ set(_bx_fuzz_caught_vocab_blob "AddressSanitizer: heap-buffer-overflow")
 # Further mutants of a target (fuzz_<name>_mutant_<variant>) and what catches each.
 set(_bx_fuzz_mutants_request words)
 set(_bx_fuzz_caught_request_words "property broken: an entity starts or ends inside a word")
+set(_bx_fuzz_mutants_tokenizer kept-range)
+set(_bx_fuzz_caught_tokenizer_kept-range "property broken: the offset oracle")
 set(_bx_fuzz_runner "${BX_NODE_EXE}" "${CMAKE_CURRENT_LIST_DIR}/fuzz.mjs" --build "${BX_SANITIZE_BUILD_DIR}")
 foreach(_source ${_bx_fuzz_sources})
   get_filename_component(_name "${_source}" NAME_WE)

@@ -10,6 +10,7 @@
 #include "common/embed/embedded.hpp"
 #include "common/stage/stage.hpp"
 #include "common/tokenizer/normalized_string.hpp"
+#include "common/tokenizer/offset_check.hpp"
 #include "common/tokenizer/precompiled_normalizer.hpp"
 #include "common/tokenizer/tokenizer.hpp"
 #include "common/tokenizer/tokenizer_config.hpp"
@@ -63,22 +64,36 @@ TEST_CASE("unigram: duplicate pieces keep the last id", "[tokenizer]") {
     CHECK(pieces_of(model, "a") == "a=10");
 }
 
-TEST_CASE("normalized string: alignments follow HF's bookkeeping", "[tokenizer]") {
-    SECTION("a replacement keeps the replaced character's range") {
+TEST_CASE("normalized string: every byte keeps the original range it came from", "[tokenizer][kept-range]") {
+    SECTION("a replacement takes the whole range it replaces") {
         bx::NormalizedString s("x\xEF\xAC\x81y", 10);  // x ﬁ y, at byte 10 of a longer text
-        s.transform({{U'x', 0}, {U'f', 0}, {U'i', 1}, {U'y', 0}});
+        s.rewrite({{1, 4, "fi"}});
         CHECK(s.text() == "xfiy");
         CHECK(s.original_span(1, 2) == bx::Span{11, 14});
-        CHECK(s.original_span(2, 3) == bx::Span{11, 14});  // inserted: the byte before's
+        CHECK(s.original_span(2, 3) == bx::Span{11, 14});
         CHECK(s.original_span(3, 4) == bx::Span{14, 15});
     }
-    SECTION("a character removed at the very start shifts what follows") {
-        // HF records no change for it, so the next character consumes it.
-        bx::NormalizedString s("\x01" "ab", 0);
-        s.transform({{U'a', 0}, {U'b', 0}});
+    SECTION("characters deleted at the start shift nothing") {
+        // Hugging Face records no change for them, so the characters after
+        // them take their ranges: its offsets point 40 characters too early.
+        std::string text(40, '\x01');
+        text += "ab";
+        bx::NormalizedString s(text, 0);
+        std::vector<bx::Rewrite> deletions;
+        for (std::uint32_t i = 0; i < 40; ++i) deletions.push_back({i, i + 1, ""});
+        s.rewrite(deletions);
         CHECK(s.text() == "ab");
-        CHECK(s.original_span(0, 1) == bx::Span{0, 1});
-        CHECK(s.original_span(1, 2) == bx::Span{1, 2});
+        CHECK(s.original_span(0, 1) == bx::Span{40, 41});
+        CHECK(s.original_span(1, 2) == bx::Span{41, 42});
+    }
+    SECTION("deleted between kept characters, and a contraction") {
+        // a U+0001 b, then "e" + U+0301 (3 bytes) as one cluster written "é".
+        bx::NormalizedString s("a\x01" "be\xCC\x81", 5);
+        s.rewrite({{1, 2, ""}, {3, 6, "\xC3\xA9"}});
+        CHECK(s.text() == "ab\xC3\xA9");
+        CHECK(s.original_span(0, 1) == bx::Span{5, 6});
+        CHECK(s.original_span(1, 2) == bx::Span{7, 8});
+        CHECK(s.original_span(2, 4) == bx::Span{8, 11});  // the accent too, not only the 'e'
     }
     SECTION("space runs, metaspace, prepend, split") {
         bx::NormalizedString s("a   b ", 0);
@@ -193,4 +208,31 @@ TEST_CASE("precompiled: nmt_nfkc cluster rules (embedded tokenizer.json)", "[tok
           "\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA4\x95\xE0\xA4\xBC\xCC\x81");
     CHECK(normalize("a\xE2\x80\x8B" "b") == "a b");                                   // ZWSP -> space
     CHECK(normalize("\x01" "ab") == "ab");                                            // control removed
+}
+
+TEST_CASE("pipeline: offsets after deleted characters point at what was read", "[tokenizer][kept-range]") {
+    std::string error;
+    auto tokenizer = bx::stage::load_tokenizer(&error);
+    REQUIRE(tokenizer);
+    // The two texts of issue 37: U+0001 is deleted by the charsmap, at the start
+    // of the text and at the start of the piece after a typed "<s>".
+    const std::string call = std::string(40, '\x01') + "Call Anna Weber on 030 1234567.";
+    const std::string iban = "Hello <s>" + std::string(20, '\x01') +
+                             "my name is Anna Weber and my IBAN is DE89 3704 0044 0532 0130 00.";
+    for (const std::string& text : {call, iban}) {
+        const bx::Encoding e = tokenizer->encode(text);
+        INFO(describe(e));
+        CHECK(bx::check_offsets(*tokenizer, text, e).empty());
+        for (std::size_t k = 0; k < e.tokens.size(); ++k) {
+            if (e.tokens[k] == "\xE2\x96\x81" "Anna") {
+                CHECK(text.substr(e.offsets[k].begin, e.offsets[k].end - e.offsets[k].begin) == "Anna");
+            }
+        }
+    }
+    // Deleted characters inside a word and a contraction: the token covers them.
+    const std::string inside = "Hello An\xC2\xAD" "na e\xCC\x81";  // soft hyphen; e + U+0301
+    const bx::Encoding e = tokenizer->encode(inside);
+    INFO(describe(e));
+    CHECK(bx::check_offsets(*tokenizer, inside, e).empty());
+    CHECK(e.offsets[e.offsets.size() - 2].end == inside.size());  // the accent is inside the last token
 }
