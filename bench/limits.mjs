@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // make limits [STAGES=00,12]: every stage's component against Akamai Functions'
 // limits (bench/lib/limits.mjs): its size, the instance's peak linear memory
-// for the largest request we accept and for an 8 MiB body, and the time of the
+// for the largest request we accept, for an 8 MiB body and for 8 MiB bodies of
+// the worst JSON shapes (bench/lib/limits.mjs: worstShapes), and the time of the
 // largest accepted request (the slowest of --repeats, each a fresh instance).
 // Writes bench/results/<date>-limits.json with machine, Node, commit and model;
 // exit status 1 when any stage breaks a limit.
@@ -43,6 +44,9 @@ async function main() {
     console.log(`${stage}: ${mib(m.component_bytes)} MiB; largest request (${m.largest.tokens} tokens, ${m.largest.windows} windows) ` +
       `${m.largest.slowest_client_ms} ms, ${mib(m.largest.memory_bytes)} MiB; 8 MiB body ${mib(m.body.memory_bytes)} MiB; ` +
       `over the limit: ${m.over.status}${problems.length ? `; BREAKS: ${problems.join('; ')}` : ''}`);
+    for (const [name, r] of Object.entries(m.shapes)) {
+      console.log(`  ${name} (${mib(r.bytes)} MiB): ${r.status}${r.json_answer ? ' JSON' : ' NOT JSON'}, ${mib(r.memory_bytes)} MiB`);
+    }
   }
   const base = provenance(loadBefore);
   delete base.component;

@@ -9,6 +9,10 @@
 //   over     that text plus a few words: must be refused with 413, quickly
 //   body     a body of exactly the transport limit (8 MiB, a short text and a
 //            padding member): the most memory a request can make us hold
+//   shapes   bodies of the transport limit shaped to make a JSON parser build
+//            the most: arrays of numbers, deep arrays, deep objects, many keys,
+//            strings of escapes; each must get a JSON answer (a success or an
+//            error) with the security headers, within the memory limit
 // The component reports its linear memory in x-bx-linear-memory-bytes
 // (router.cpp); memory only grows, so that is the instance's peak.
 import { statSync } from 'node:fs';
@@ -41,6 +45,30 @@ export async function textOfTokens(tokens) {
   return { text, tokens: await contentTokens(text), overText: all.slice(0, lo + 8).join('').trimEnd() };
 }
 
+// Bodies of exactly `bytes` bytes, each shaped to make a JSON parser build as
+// much as it can: the worst cases for memory per byte we know of.
+export function worstShapes(bytes = MAX_BODY_BYTES) {
+  const fill = (head, unit, tail, sep = ',') => {
+    let n = Math.floor((bytes - head.length - tail.length + sep.length) / (unit.length + sep.length));
+    let body = head + Array(n).fill(unit).join(sep) + tail;
+    return body + ' '.repeat(bytes - body.length);  // whitespace tops it up to the byte
+  };
+  const deep = (open, close, depth) => open.repeat(depth) + close.repeat(depth);
+  const keys = () => {
+    let body = '{"text":"Anna Weber"';
+    for (let i = 0; body.length < bytes - 16; i++) body += `,"k${i}":0`;
+    return body + '}' + ' '.repeat(Math.max(0, bytes - body.length - 1));
+  };
+  return {
+    'array of numbers': fill('{"text":"Anna Weber","pad":[', '0', ']}'),
+    'deep arrays': fill('{"text":"Anna Weber","pad":[', deep('[', ']', 500), ']}'),
+    'deep objects': fill('{"text":"Anna Weber","pad":[', `${'{"a":'.repeat(499)}{}${'}'.repeat(499)}`, ']}'),
+    'many keys': keys(),
+    'string of \\u0001 escapes': fill('{"text":"Anna Weber","pad":"', '\\u0001', '"}', ''),
+    'string of surrogate pairs': fill('{"text":"Anna Weber","pad":"', '\\ud83d\\ude00', '"}', ''),
+  };
+}
+
 async function timed(url, body) {
   const t0 = performance.now();
   const res = await postRedact(url, body);
@@ -50,8 +78,21 @@ async function timed(url, body) {
     client_ms: +(performance.now() - t0).toFixed(1),
     memory_bytes: Number(res.headers.get('x-bx-linear-memory-bytes')),
     server_timing: res.headers.get('server-timing'),
+    json_answer: isJsonAnswer(res, text),
     body: text,
   };
+}
+
+// A JSON success or error with the headers every answer carries.
+function isJsonAnswer(res, text) {
+  if (!(res.headers.get('content-type') ?? '').startsWith('application/json')) return false;
+  if (res.headers.get('x-content-type-options') !== 'nosniff' || !res.headers.get('content-security-policy')) return false;
+  try {
+    const body = JSON.parse(text);
+    return res.status === 200 ? typeof body.redacted === 'string' : body?.error?.status === res.status;
+  } catch {
+    return false;
+  }
 }
 
 // Measures one component. repeats: how many times the largest request is sent
@@ -66,6 +107,13 @@ export async function measureLimits(component, { repeats = 1, texts = null } = {
     const head = JSON.stringify({ text: 'Anna Weber, 030 1234567.', pad: '' });
     const body = head.slice(0, -2) + 'x'.repeat(MAX_BODY_BYTES - head.length) + '"}';
     const big = await timed(server.url, body);
+    const shapes = {};
+    for (const [name, shaped] of Object.entries(worstShapes())) {
+      const r = await timed(server.url, shaped);
+      shapes[name] = { bytes: Buffer.byteLength(shaped), status: r.status, json_answer: r.json_answer,
+                       client_ms: r.client_ms, memory_bytes: r.memory_bytes,
+                       message: r.status === 200 || !r.json_answer ? null : JSON.parse(r.body).error.message };
+    }
     const slowest = largest.reduce((a, b) => (b.client_ms > a.client_ms ? b : a));
     const timing = slowest.status === 200 ? checkServerTiming(slowest.server_timing) : null;
     return {
@@ -77,6 +125,7 @@ export async function measureLimits(component, { repeats = 1, texts = null } = {
       },
       over: { status: over.status, message: over.status === 200 ? null : JSON.parse(over.body).error.message, client_ms: over.client_ms, memory_bytes: over.memory_bytes },
       body: { bytes: body.length, status: big.status, client_ms: big.client_ms, memory_bytes: big.memory_bytes },
+      shapes,
     };
   } finally {
     await server.stop();
@@ -96,5 +145,9 @@ export function limitProblems(m, platform = PLATFORM) {
   if (!(m.largest.slowest_client_ms < platform.request_ms)) problems.push(`largest request took ${m.largest.slowest_client_ms} ms >= ${platform.request_ms} ms`);
   if (m.over.status !== 413) problems.push(`one window over the limit answered ${m.over.status}, not 413`);
   if (m.body.status !== 200) problems.push(`an 8 MiB body with a short text answered ${m.body.status}`);
+  for (const [name, r] of Object.entries(m.shapes ?? {})) {
+    if (!r.json_answer) problems.push(`${name}: answered ${r.status} without a JSON answer and the security headers`);
+    if (!(r.memory_bytes > 0 && r.memory_bytes <= platform.memory_bytes)) problems.push(`${name}: linear memory ${mib(r.memory_bytes)} > ${mib(platform.memory_bytes)}`);
+  }
   return problems;
 }

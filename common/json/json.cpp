@@ -67,8 +67,9 @@ constexpr int kMaxDepth = 512;
 
 class Parser {
 public:
-    Parser(std::string_view input, Error& error) : p_(input.data()), begin_(input.data()),
-                                                   end_(input.data() + input.size()), error_(error) {}
+    Parser(std::string_view input, Error& error, std::size_t max_values)
+        : p_(input.data()), begin_(input.data()), end_(input.data() + input.size()), error_(error),
+          values_left_(max_values) {}
 
     bool parse_document(Value& out) {
         skip_whitespace();
@@ -83,6 +84,18 @@ private:
     const char* begin_;
     const char* end_;
     Error& error_;
+    std::size_t values_left_;
+
+    // Counts one value (or key) against the budget, before anything is built for it.
+    bool count_value() {
+        if (values_left_ == 0) {
+            fail("too many values");
+            error_.too_many_values = true;
+            return false;
+        }
+        --values_left_;
+        return true;
+    }
 
     bool fail(const char* message) {
         error_.offset = static_cast<std::size_t>(p_ - begin_);
@@ -104,6 +117,7 @@ private:
 
     bool parse_value(Value& out, int depth) {
         if (p_ == end_) return fail("unexpected end of input, expected a value");
+        if (!count_value()) return false;
         switch (*p_) {
             case '{': return parse_object(out, depth + 1);
             case '[': return parse_array(out, depth + 1);
@@ -127,6 +141,8 @@ private:
             return true;
         }
         for (;;) {
+            // The budget is checked before the element is made.
+            if (values_left_ == 0) return count_value();
             out.items.emplace_back();
             if (!parse_value(out.items.back(), depth)) return false;
             skip_whitespace();
@@ -155,6 +171,7 @@ private:
         }
         for (;;) {
             if (p_ == end_ || *p_ != '"') return fail("expected a string as object key");
+            if (!count_value()) return false;
             out.members.emplace_back();
             auto& member = out.members.back();
             if (!parse_string(member.first)) return false;
@@ -294,9 +311,9 @@ private:
 
 }  // namespace
 
-bool parse(std::string_view input, Value& out, Error& error) {
+bool parse(std::string_view input, Value& out, Error& error, std::size_t max_values) {
     out = Value{};
-    Parser parser(input, error);
+    Parser parser(input, error, max_values);
     return parser.parse_document(out);
 }
 

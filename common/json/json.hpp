@@ -46,11 +46,17 @@ public:
 struct Error {
     std::size_t offset = 0;   // byte offset into the input
     std::string message;      // e.g. "expected ':' after object key"
+    bool too_many_values = false;  // the input was refused for its number of values alone
 };
 
 // Parses exactly one JSON value (surrounding whitespace allowed). Rejects invalid
-// UTF-8 in strings, lone surrogates in \u escapes, trailing garbage, depth > 512.
-bool parse(std::string_view input, Value& out, Error& error);
+// UTF-8 in strings, lone surrogates in \u escapes, trailing garbage, depth > 512,
+// and more than `max_values` values (every array, object, string, number, true,
+// false and null counts one, and so does each object key). A Value costs about
+// 40 bytes before its contents, so an untrusted input gets a budget: without
+// one, a 2 MiB body of `[0,0,...]` needs some 120 MiB of memory.
+bool parse(std::string_view input, Value& out, Error& error,
+           std::size_t max_values = static_cast<std::size_t>(-1));
 
 // Appends `s` as a JSON string literal (quotes included, control characters and
 // quotes escaped, UTF-8 passed through) to `out`.

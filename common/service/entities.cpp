@@ -90,6 +90,38 @@ bool skip_fragment_start(std::string_view text, const bx::words::WordMap& words,
     return true;
 }
 
+// The marks that end or divide a sentence, in ASCII, fullwidth and CJK forms.
+// Only these: a symbol that ends an entity may read as a letter to the model
+// (NFKC makes the square "🈸" a Han character), and a bracket or quote is part
+// of how the entity was written.
+bool is_sentence_punctuation(char32_t c) {
+    switch (c) {
+        case U'.': case U',': case U';': case U':': case U'!': case U'?':
+        case U'\u3002': case U'\u3001': case U'\uFF0E': case U'\uFF0C': case U'\uFF1B': case U'\uFF1A':
+        case U'\uFF01': case U'\uFF1F': case U'\u2026':
+            return true;
+        default:
+            return false;
+    }
+}
+
+// Moves the end of `range` back over the sentence punctuation it ends with,
+// if a letter, digit or mark comes before it (a range of punctuation alone is
+// left as the model gave it).
+void drop_sentence_punctuation(std::string_view text, ByteRange& range) {
+    std::size_t end = range.end;
+    while (end > range.begin) {
+        std::size_t start = end - 1;
+        while (start > range.begin && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+        std::size_t at = start;
+        if (!is_sentence_punctuation(bx::utf8::decode(text, at))) break;
+        end = start;
+    }
+    if (end < range.end && end > range.begin && is_letter_digit_or_mark(bx::words::class_before(text, end))) {
+        range.end = end;
+    }
+}
+
 }  // namespace
 
 std::vector<Entity> locate_entities(std::string_view text, const std::vector<TokenSpan>& spans,
@@ -124,6 +156,11 @@ std::vector<Entity> locate_entities(std::string_view text, const std::vector<Tok
         // The entity tests, the request fuzz target and its second mutant check this.
         // mutation-point: whole-words
         words.widen_to_words(range.begin, range.end);
+        // A "." or "," the model put at the end ("030 1234567.") is the
+        // sentence's, not the entity's. The entity tests and their mutant
+        // (bx_sentence_punctuation_mutant_tests) check this.
+        // mutation-point: sentence-punctuation
+        drop_sentence_punctuation(text, range);
 
         placed.push_back({range, span.type, span.score, span.probability_sum, span.tokens()});
         // Merge backwards while the newest overlaps the one before it; this

@@ -34,7 +34,8 @@ struct Entity {
 // never starts or ends inside a word. When the model's span cuts a word
 // ("Web" of "Weber", "hitfield" after an entity's "W") the entity takes the
 // whole word: a redactor hides a little too much rather than leak the rest of
-// a name. One exception, a fragment: a span that starts inside a run of
+// a name. What the span holds after its last word (the sentence's "." after a
+// phone number) is left out. One exception, a fragment: a span that starts inside a run of
 // letters or digits ("ency" of "emergency") of a word whose first piece the
 // model left O starts at the next word instead, or is dropped if it ends
 // before it (common/service/README.md, "Entities are whole words").

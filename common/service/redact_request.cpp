@@ -1,7 +1,11 @@
 #include "common/service/redact_request.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "common/json/json.hpp"
 #include "common/service/text_offsets.hpp"
+#include "common/text/utf8.hpp"
 
 namespace bx::service {
 namespace {
@@ -27,11 +31,24 @@ std::string_view trim_ows(std::string_view s) {  // HTTP "optional whitespace"
 }
 
 // Cuts a value short for a message, so a huge header or number cannot make a
-// huge error body.
+// huge error body. The message goes out as UTF-8 JSON, while a header's value
+// is any bytes: the cut falls between characters, and each byte that does not
+// start a well-formed sequence is written as U+FFFD.
 std::string shortened(std::string_view value) {
-    constexpr std::size_t kShown = 80;
-    std::string out(value.substr(0, kShown));
-    if (value.size() > kShown) out += "...";
+    constexpr std::size_t kShown = 80;  // bytes of the value shown, at most
+    std::string out;
+    std::size_t i = 0;
+    while (i < value.size()) {
+        const std::size_t n = utf8::valid_sequence_length(value.substr(i));
+        if (i + (n ? n : 1) > kShown) break;
+        if (n) {
+            out.append(value.substr(i, n));
+        } else {
+            out += "\xEF\xBF\xBD";  // U+FFFD
+        }
+        i += n ? n : 1;
+    }
+    if (i < value.size()) out += "...";
     return out;
 }
 
@@ -68,6 +85,18 @@ ServiceError read_min_score(const json::Value& value, float& out) {
     if (!(d >= 0.0 && d <= 1.0)) return {400, rule + shortened(value.text)};
     out = static_cast<float>(d);
     return {};
+}
+
+// The first key that the object holds twice, in sorted order (so a body of
+// many keys costs n log n, not n^2); nullptr when every key is unique.
+const std::string* duplicate_key(const json::Value& object) {
+    std::vector<const std::string*> keys;
+    keys.reserve(object.members.size());
+    for (const auto& member : object.members) keys.push_back(&member.first);
+    std::sort(keys.begin(), keys.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+    const auto twice = std::adjacent_find(keys.begin(), keys.end(),
+                                          [](const std::string* a, const std::string* b) { return *a == *b; });
+    return twice == keys.end() ? nullptr : *twice;
 }
 
 }  // namespace
@@ -131,7 +160,13 @@ RedactRequest parse_redact_request(std::string_view content_type, std::string_vi
 
     json::Value root;
     json::Error parse_error;
-    if (!json::parse(body, root, parse_error)) {
+    if (!json::parse(body, root, parse_error, kMaxBodyValues)) {
+        if (parse_error.too_many_values) {
+            request.error = {413, "request body holds more than " + std::to_string(kMaxBodyValues) +
+                                      " JSON values (counted up to " + where(body, parse_error.offset) +
+                                      "); a request needs only {\"text\": \"...\"}"};
+            return request;
+        }
         request.error = {400, "request body is not valid JSON: " + parse_error.message + " at " +
                                   where(body, parse_error.offset)};
         return request;
@@ -139,6 +174,15 @@ RedactRequest parse_redact_request(std::string_view content_type, std::string_vi
     if (!root.is(json::Kind::Object)) {
         request.error = {400, std::string("request body must be a JSON object {\"text\": \"...\"}, got ") +
                                   kind_name(root.kind)};
+        return request;
+    }
+    if (const std::string* key = duplicate_key(root)) {
+        // Readers differ on which of two values counts (ours took the first,
+        // most take the last): a proxy in front of us could check one text
+        // while we redact another. Refuse rather than guess.
+        std::string shown;
+        json::append_string(shown, shortened(*key));
+        request.error = {400, "the key " + shown + " appears more than once in the request body; send it once"};
         return request;
     }
     const json::Value* text = root.find("text");

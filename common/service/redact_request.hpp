@@ -8,8 +8,13 @@
 //        (curl -d sends application/x-www-form-urlencoded unless told
 //        otherwise; the message says to add -H 'Content-Type: application/json'.)
 //   400  the body is not valid UTF-8 (the message gives the first bad byte)
+//   413  the body holds more than kMaxBodyValues JSON values: the parser
+//        stops counting there, before building more, so no body shape within
+//        the transport limit can take the instance past its memory
 //   400  the body is not valid JSON (the message gives line, column and byte)
-//   400  the JSON is not an object, has no "text", or "text" is not a string
+//   400  the JSON is not an object, or it holds a key twice (named in the
+//        message: JSON readers disagree about which value wins)
+//   400  there is no "text", or "text" is not a string
 //   413  "text" is longer than kMaxTextBytes bytes of UTF-8 (after JSON
 //        unescaping). This is the service's own limit, separate from the
 //        transport limit (bx::http::kMaxRequestBodyBytes, 8 MiB of body) that
@@ -32,6 +37,11 @@ namespace bx::service {
 // 64 KiB of text is about 16,000 tokens, about 85 windows: tens of seconds of
 // forward passes at stage 00, so anything longer is better split by the caller.
 inline constexpr std::size_t kMaxTextBytes = 64u * 1024u;
+
+// The JSON values a request body may hold (keys count too). A request needs
+// three; 65,536 leaves room for whatever else a client sends, and at about 50
+// bytes a value it bounds the parse at a few MiB whatever the body's shape.
+inline constexpr std::size_t kMaxBodyValues = 65536;
 
 struct RedactRequest {
     std::string text;    // the text to redact, valid UTF-8

@@ -124,25 +124,55 @@ constexpr Route kRoutes[] = {
 #endif
 };
 
+// The methods a path answers, for Allow: its routes' own, HEAD wherever GET
+// is, and OPTIONS everywhere.
+std::string allowed_methods(std::string_view path) {
+    std::string allowed;
+    bool get = false;
+    for (const Route& route : kRoutes) {
+        if (route.path != path) continue;
+        if (!allowed.empty()) allowed += ", ";
+        allowed += route.method;
+        get = get || route.method == "GET";
+    }
+    if (allowed.empty()) return allowed;
+    if (get) allowed += ", HEAD";
+    return allowed + ", OPTIONS";
+}
+
+// Answers to /redact echo the caller's text: no cache may keep them.
+http::Response uncached(std::string_view path, http::Response response) {
+    if (path == "/redact") response.headers.emplace_back("cache-control", "no-store");
+    return response;
+}
+
 }  // namespace
 
 http::Response handle(const http::Request& request) {
     ++g_instance_requests;
     const std::string_view path = http::path_only(request.path);
-    std::string allowed;  // methods that exist for this path, for 405's Allow
-    for (const Route& route : kRoutes) {
-        if (route.path != path) continue;
-        if (route.method == request.method) return stamped(route.answer(request));
-        if (!allowed.empty()) allowed += ", ";
-        allowed += route.method;
-    }
+    const std::string allowed = allowed_methods(path);
     if (allowed.empty()) {
         return stamped(error_response(404, "no route for " + std::string(path)));
+    }
+    // HEAD: GET's status and headers, no body (RFC 9110, 9.3.2).
+    const std::string_view method = request.method == "HEAD" ? std::string_view("GET") : request.method;
+    for (const Route& route : kRoutes) {
+        if (route.path != path || route.method != method) continue;
+        http::Response r = stamped(uncached(path, route.answer(request)));
+        if (request.method == "HEAD") r.body.clear();
+        return r;
+    }
+    if (request.method == "OPTIONS") {
+        http::Response r;
+        r.status = 204;
+        r.headers.emplace_back("allow", allowed);
+        return stamped(uncached(path, std::move(r)));
     }
     http::Response r = error_response(
         405, "method " + request.method + " not allowed on " + std::string(path) + "; use " + allowed);
     r.headers.emplace_back("allow", allowed);
-    return stamped(std::move(r));
+    return stamped(uncached(path, std::move(r)));
 }
 
 http::Response reject(int status, std::string_view message) {

@@ -10,8 +10,9 @@
 // Content-Type (or none); the rest is the body.
 //
 // Properties of every answer:
-//   - a status the service documents (200, 400, 404, 405, 413, 415; never a
-//     500: the tokenizer and the model are the embedded ones);
+//   - a status the service documents (200, 204, 400, 404, 405, 413, 415; never
+//     a 500: the tokenizer and the model are the embedded ones); no body for
+//     204 (OPTIONS) and HEAD; Cache-Control: no-store on every /redact answer;
 //   - Content-Type with charset=utf-8 and nosniff, a body of valid UTF-8;
 //   - an error body is {"error": {"status": <the status>, "message": "..."}};
 //   - a 200 from POST /redact: every entity's text is the request text's code
@@ -233,8 +234,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bx::http::Response response = bx::service::handle(request);
 
     const int status = response.status;
-    require(status == 200 || status == 400 || status == 404 || status == 405 || status == 413 || status == 415,
+    require(status == 200 || status == 204 || status == 400 || status == 404 || status == 405 || status == 413 ||
+                status == 415,
             "status " + std::to_string(status));
+    require(bx::http::find_header(response.headers, "x-content-type-options") == "nosniff", "no nosniff");
+    if (bx::http::path_only(request.path) == "/redact") {
+        require(bx::http::find_header(response.headers, "cache-control") == "no-store", "/redact without no-store");
+    }
+    if (status == 204 || request.method == "HEAD") {
+        require(response.body.empty(), "a body with 204 or HEAD");
+        return 0;
+    }
     const std::string_view content_type = bx::http::find_header(response.headers, "content-type");
     require(content_type.find("charset=utf-8") != std::string_view::npos, "Content-Type without charset=utf-8");
     require(bx::http::find_header(response.headers, "x-content-type-options") == "nosniff", "no nosniff");

@@ -85,7 +85,7 @@ test('an unknown route is 404 with a JSON error', async () => {
 
 test('a wrong method is 405 with Allow', async () => {
   const res = await fetch(`${server.url}/ping`, { method: 'PUT', body: 'x' });
-  assert.equal(res.headers.get('allow'), 'GET');
+  assert.equal(res.headers.get('allow'), 'GET, HEAD, OPTIONS');
   await errorOf(res, 405);
 });
 

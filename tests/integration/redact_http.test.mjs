@@ -103,10 +103,10 @@ for (const bad of BAD_INPUTS) {
   });
 }
 
-test('GET /redact is 405 with Allow: POST', async () => {
+test('GET /redact is 405 with Allow: POST, OPTIONS', async () => {
   const res = await fetch(`${server.url}/redact`);
   assert.equal(res.status, 405);
-  assert.equal(res.headers.get('allow'), 'POST');
+  assert.equal(res.headers.get('allow'), 'POST, OPTIONS');
   await res.body?.cancel();
 });
 

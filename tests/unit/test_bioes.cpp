@@ -344,3 +344,23 @@ TEST_CASE("a span that starts inside a word the model left O is a fragment", "[b
     REQUIRE(kept.size() == 1);
     CHECK(kept[0].text == "Tel:0612345678");
 }
+
+TEST_CASE("an entity does not take the sentence's punctuation after it", "[bioes][entities][sentence-punctuation]") {
+    const LabelScheme s = format_scheme();
+    // "Call 030 1234567." with the final "." a token of the phone span.
+    const std::string text = "Call 030 1234567.";
+    const std::vector<ByteRange> tokens{{0, 4}, {4, 8}, {8, 16}, {16, 17}};
+    const std::vector<TokenSpan> phone{{1, 3, kCity, 0.5f, 1.5f}};
+    const auto found = locate_entities(text, phone, tokens, s);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].text == "030 1234567");
+    // Inner punctuation stays ("example.com"), only the trailing "," goes; a
+    // span of punctuation alone is kept as the model gave it.
+    const std::string mail = "Write anna@example.com, please (+)";
+    const std::vector<ByteRange> mail_tokens{{0, 5}, {5, 22}, {22, 23}, {23, 30}, {30, 32}, {32, 33}, {33, 34}};
+    const std::vector<TokenSpan> address{{1, 2, kCity, 0.5f, 1.0f}, {5, 5, kCity, 0.5f, 0.5f}};
+    const auto written = locate_entities(mail, address, mail_tokens, s);
+    REQUIRE(written.size() == 2);
+    CHECK(written[0].text == "anna@example.com");
+    CHECK(written[1].text == "+");
+}

@@ -47,8 +47,25 @@ TEST_CASE("unknown routes are 404 with a JSON error", "[router]") {
 TEST_CASE("a known path with the wrong method is 405 with Allow", "[router]") {
     const bx::http::Response r = bx::service::handle(request("DELETE", "/ping"));
     CHECK(r.status == 405);
-    CHECK(bx::http::find_header(r.headers, "allow") == "GET");
+    CHECK(bx::http::find_header(r.headers, "allow") == "GET, HEAD, OPTIONS");
     CHECK(r.body.find("\"status\":405") != std::string::npos);
+}
+
+TEST_CASE("HEAD is GET without a body; OPTIONS lists the methods", "[router]") {
+    const bx::http::Response get = bx::service::handle(request("GET", "/ping"));
+    const bx::http::Response head = bx::service::handle(request("HEAD", "/ping"));
+    CHECK(head.status == 200);
+    CHECK(head.body.empty());
+    CHECK(bx::http::find_header(head.headers, "content-type") == bx::http::find_header(get.headers, "content-type"));
+    const bx::http::Response options = bx::service::handle(request("OPTIONS", "/ping"));
+    CHECK(options.status == 204);
+    CHECK(options.body.empty());
+    CHECK(bx::http::find_header(options.headers, "allow") == "GET, HEAD, OPTIONS");
+    CHECK(bx::http::find_header(options.headers, "x-content-type-options") == "nosniff");
+    const bx::http::Response redact = bx::service::handle(request("OPTIONS", "/redact"));
+    CHECK(bx::http::find_header(redact.headers, "allow") == "POST, OPTIONS");
+    CHECK(bx::http::find_header(redact.headers, "cache-control") == "no-store");
+    CHECK(bx::service::handle(request("OPTIONS", "/nowhere")).status == 404);
 }
 
 TEST_CASE("every response counts the instance's requests", "[router]") {

@@ -69,6 +69,6 @@ TEST_CASE("errors carry the same security headers", "[page]") {
     post.method = "POST";
     const bx::http::Response r = bx::service::handle(post);
     CHECK(r.status == 405);
-    CHECK(header(r, "allow") == "GET");
+    CHECK(header(r, "allow") == "GET, HEAD, OPTIONS");
     check_security_headers(r);
 }
