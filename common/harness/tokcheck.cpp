@@ -258,7 +258,7 @@ int tokcheck_main(int argc, char** argv) {
     if (differing_texts == 0 && failures == 0) {
         std::printf("identical\n");
         std::printf("tokcheck: offsets pass the offset oracle on every text; they are the reference's except "
-                    "%zu tokens in %zu texts where it loses track of deleted characters\n",
+                    "%zu tokens in %zu texts where it loses track of deleted or merged characters\n",
                     own_offset_tokens, own_offset_texts);
     } else {
         std::printf("DIFFERENT (%zu texts, %d scores)\n", differing_texts, failures);

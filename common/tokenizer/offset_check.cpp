@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "common/text/grapheme.hpp"
 #include "common/text/utf8.hpp"
 #include "common/tokenizer/normalized_string.hpp"
 #include "common/tokenizer/precompiled_normalizer.hpp"
@@ -22,6 +23,19 @@ std::string normalise_alone(const TokenizerConfig& config, std::string_view orig
         } else {
             out.push_back(c);
         }
+    }
+    return out;
+}
+
+// Each character of `original` normalised alone, concatenated: how the
+// normaliser reads a cluster too long to be looked up whole (6 bytes or
+// more), which a substring of it, normalised as one piece, might not be.
+std::string normalise_each(const TokenizerConfig& config, std::string_view original) {
+    std::string out;
+    for (std::size_t i = 0; i < original.size();) {
+        const std::size_t start = i;
+        i += utf8::sequence_length(static_cast<unsigned char>(original[i]));
+        out += normalise_alone(config, original.substr(start, i - start));
     }
     return out;
 }
@@ -64,24 +78,31 @@ std::string check_offsets(const Tokenizer& tokenizer, std::string_view text, con
         if (token.starts_with(metaspace)) token.remove_prefix(metaspace.size());
         if (token.empty()) continue;
         const std::string_view original = text.substr(span.begin, span.end - span.begin);
-        bool special = false;
-        for (const AddedToken& added : config.added_tokens) special = special || added.content == token;
-        const std::string read = special ? std::string(original) : normalise_alone(config, original);
-        if (read.find(token) == std::string::npos) {
+        // An added token typed in the text is split out before normalising, so
+        // it reads as itself; one written otherwise ("＜s＞") reads normalised.
+        bool added_token = false;
+        for (const AddedToken& added : config.added_tokens) added_token = added_token || added.content == token;
+        const std::string read = normalise_alone(config, original);
+        if (read.find(token) == std::string::npos && normalise_each(config, original).find(token) == std::string::npos &&
+            !(added_token && original == token)) {
             return "token " + std::to_string(k) + " " + quoted(encoding.tokens[k]) + " covers " + quoted(original) +
                    " (bytes " + std::to_string(span.begin) + "-" + std::to_string(span.end) + "), which reads " +
                    quoted(read);
         }
     }
-    for (std::size_t i = 0; i < text.size();) {
-        const std::size_t start = i;
-        i += utf8::sequence_length(static_cast<unsigned char>(text[i]));
-        if (covered[start]) continue;
-        const std::string_view character = text.substr(start, i - start);
-        if (!only_metaspaces(normalise_alone(config, character), metaspace)) {
-            return "the character " + quoted(character) + " at byte " + std::to_string(start) +
-                   " is in no token's range, yet it normalises to something";
+    // Cluster by cluster, as the normaliser reads: a combining mark the
+    // charsmap drops with its base (a whole-cluster lookup) reads as itself alone.
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = grapheme::cluster_end(text, start);
+        const std::string_view cluster = text.substr(start, end - start);
+        bool any_covered = false;
+        for (std::size_t i = start; i < end; ++i) any_covered = any_covered || covered[i];
+        if (!any_covered && !only_metaspaces(normalise_alone(config, cluster), metaspace) &&
+            !only_metaspaces(normalise_each(config, cluster), metaspace)) {
+            return "the characters " + quoted(cluster) + " at byte " + std::to_string(start) +
+                   " are in no token's range, yet they normalise to something";
         }
+        start = end;
     }
     return {};
 }

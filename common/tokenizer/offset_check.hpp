@@ -3,11 +3,14 @@
 //
 //   1. A token reads what it covers. The original characters of a content
 //      token's range, normalised on their own (the charsmap; spaces as '▁'),
-//      contain the token's text (its leading '▁' aside, which stands for the
-//      word boundary the pre-tokeniser adds).
-//   2. Nothing is left out. Every original character outside every token's
-//      range normalises on its own to nothing or to spaces: the normaliser
-//      deleted it (a control or format character) or it was a space.
+//      as one piece or character by character (a long cluster is normalised
+//      per character), contain the token's text (its leading '▁' aside, which
+//      stands for the word boundary the pre-tokeniser adds). An added token
+//      typed in the text reads as itself.
+//   2. Nothing is left out. Every grapheme cluster outside every token's
+//      range normalises on its own (whole, or character by character) to
+//      nothing or to spaces: the normaliser deleted it (a control or format
+//      character) or it was a space.
 //
 // Offsets that slide past deleted characters fail both: the token's range
 // holds the deleted characters (which read as nothing), and the characters it
