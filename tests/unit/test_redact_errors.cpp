@@ -2,6 +2,8 @@
 // pure request check (no HTTP, no tokenizer, no model).
 #include <catch2/catch.hpp>
 
+#include "common/text/utf8.hpp"
+
 #include <string>
 
 #include "common/service/redact_request.hpp"
@@ -41,10 +43,25 @@ TEST_CASE("a well-formed request passes", "[redact][errors]") {
     CHECK(r.error.status == 0);
     CHECK(r.text == "Call Anna on 030 1234567");
 
-    // Escapes are decoded; other members are ignored; the first "text" wins.
-    const RedactRequest e = parse_redact_request(kJson, R"({"x":1,"text":"Zo\u00eb\n","text":"no"})");
+    // Escapes are decoded; other members are ignored.
+    const RedactRequest e = parse_redact_request(kJson, R"({"x":1,"text":"Zo\u00eb\n"})");
     CHECK(e.error.status == 0);
     CHECK(e.text == "Zo\xC3\xAB\n");
+
+    // A key given twice is refused and named: readers differ on which value wins.
+    const RedactRequest twice = parse_redact_request(kJson, R"({"text":"ok","text":"Anna Weber"})");
+    CHECK(twice.error.status == 400);
+    CHECK(twice.error.message == "the key \"text\" appears more than once in the request body; send it once");
+    CHECK(twice.text.empty());
+    CHECK(parse_redact_request(kJson, R"({"text":"ok","a":1,"b":2,"a":3})").error.status == 400);
+
+    // More values than the budget: 413, before more are built.
+    std::string many = R"({"text":"x","pad":[)";
+    for (std::size_t i = 0; i < bx::service::kMaxBodyValues; ++i) many += i ? ",0" : "0";
+    many += "]}";
+    const RedactRequest big = parse_redact_request(kJson, many);
+    CHECK(big.error.status == 413);
+    CHECK(big.error.message.rfind("request body holds more than 65536 JSON values", 0) == 0);
 
     CHECK(parse_redact_request(kJson, R"({"text": ""})").error.status == 0);
 }
@@ -64,6 +81,13 @@ TEST_CASE("Content-Type: JSON or nothing, else 415", "[redact][errors]") {
 
     CHECK(parse_redact_request("application/x-www-form-urlencoded", "text=x").error.status == 415);
     CHECK(parse_redact_request("application/jsonx", "{}").error.status == 415);
+    // Quoted, the value is cut on a character and bad bytes become U+FFFD:
+    // the message stays valid UTF-8 (79 x 'a', then a 2-byte 'é' that would
+    // straddle the 80-byte cut, and a stray byte before it).
+    const RedactRequest cut = parse_redact_request(std::string(78, 'a') + "\xFF\xC3\xA9", "{}");
+    CHECK(cut.error.status == 415);
+    CHECK(bx::utf8::is_valid(cut.error.message));
+    CHECK(cut.error.message.find(std::string(78, 'a') + "\xEF\xBF\xBD...") != std::string::npos);
     CHECK(parse_redact_request("application/+json", "{}").error.status == 415);
     CHECK(parse_redact_request("text/json+xml", "{}").error.status == 415);
 
