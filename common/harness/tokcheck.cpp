@@ -5,10 +5,10 @@
 // golden file), and every vocabulary score must have the reference's f64 bits.
 // Offsets must pass the offset oracle (common/tokenizer/offset_check.hpp) on
 // every text; they equal the reference's (compared in its unit, code points)
-// except where the reference loses track of deleted characters, which is
-// counted and reported (common/tokenizer/README.md, "Offsets: where we part
-// from the reference"). Any failure prints the first few texts with context
-// and exits 1.
+// except where the reference loses track of deleted or merged characters,
+// which is counted and reported (common/tokenizer/README.md, "Offsets: where
+// we part from the reference"). Any failure prints the first few texts with
+// context and exits 1.
 //
 // The expected file is JSONL as tokref.mjs writes it: an optional first line
 // {"scores":[...]}, then {"ids":[...],"tokens":[...],"offsets":[[b,e],...]}

@@ -34,11 +34,12 @@ struct Entity {
 // never starts or ends inside a word. When the model's span cuts a word
 // ("Web" of "Weber", "hitfield" after an entity's "W") the entity takes the
 // whole word: a redactor hides a little too much rather than leak the rest of
-// a name. What the span holds after its last word (the sentence's "." after a
-// phone number) is left out. One exception, a fragment: a span that starts inside a run of
-// letters or digits ("ency" of "emergency") of a word whose first piece the
-// model left O starts at the next word instead, or is dropped if it ends
-// before it (common/service/README.md, "Entities are whole words").
+// a name. Sentence punctuation the span ends with after a letter or digit
+// (the "." of "030 1234567.") is left out. One exception, a fragment: a span
+// that starts inside a run of letters or digits ("ency" of "emergency") of a
+// word whose first piece the model left O starts at the next word instead, or
+// is dropped if it ends before it (common/service/README.md, "Entities are
+// whole words").
 // Entities never overlap: one that would overlap the entity before it (two
 // spans cutting the same word, or a ligature that two tokens share) is merged
 // into that entity, which keeps its label and scores the mean over all the

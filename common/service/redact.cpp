@@ -88,7 +88,7 @@ void append_entity(std::string& out, const Entity& e) {
 }  // namespace
 
 RedactResult redact_text(std::string_view text, float min_score, bx::Profile& profile,
-                         Timings& timings) {
+                         Timings& timings, bool list_labelled) {
     RedactResult result;
     result.min_score = min_score;
     const std::uint64_t t_start = bx::now_ns();
@@ -141,7 +141,7 @@ RedactResult redact_text(std::string_view text, float min_score, bx::Profile& pr
     const std::size_t first_content = static_cast<std::size_t>(content.ids.data() - encoding.ids.data());
     for (std::size_t t = 0; t < choices.size(); ++t) {
         choices[t] = choose_label(logits.data() + t * bx::kLabels, bx::kLabels);
-        if (scheme.labels[static_cast<std::size_t>(choices[t].label)].tag == Tag::O) continue;
+        if (!list_labelled || scheme.labels[static_cast<std::size_t>(choices[t].label)].tag == Tag::O) continue;
         if (code_points.empty()) code_points = bx::utf8::code_point_offset_table(text);
         result.labelled.push_back({code_points[content.bytes[t].begin], code_points[content.bytes[t].end],
                                    encoding.tokens[first_content + t],
@@ -201,7 +201,7 @@ namespace {
 ServiceReply run_pipeline(std::string_view text, float min_score, std::uint64_t t_start, bool tokens = false) {
     bx::Profile profile;
     Timings timings;
-    const RedactResult result = redact_text(text, min_score, profile, timings);
+    const RedactResult result = redact_text(text, min_score, profile, timings, tokens);
     ServiceReply reply;
     if (result.error.failed()) {
         reply.status = result.error.status;

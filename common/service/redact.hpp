@@ -57,15 +57,17 @@ struct RedactResult {
     std::vector<Entity> entities;  // those scoring at least min_score
     float min_score = kDefaultMinScore;
     int tokens = 0;      // content tokens (without <s> and </s>)
-    std::vector<LabelledToken> labelled;  // in text order
+    std::vector<LabelledToken> labelled;  // in text order, when asked for
 };
 
 // The whole pipeline for one text (already checked: valid UTF-8, within the
 // limit), reporting the entities that score at least `min_score`. Fills
 // `profile` (matmul, attention, other, summed over windows) and `timings`.
 // No HTTP, no globals: the harness and the tests call it directly.
+// With `list_labelled`, also fills RedactResult::labelled (the service leaves
+// it empty: only `cli redact --tokens` asks).
 RedactResult redact_text(std::string_view text, float min_score, bx::Profile& profile,
-                         Timings& timings);
+                         Timings& timings, bool list_labelled = false);
 
 // {"redacted": "...", "entities": [...], "min_score": ...} for a successful
 // result; with `tokens`, also "tokens": [[start, end, "token", "label"], ...]
