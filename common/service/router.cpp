@@ -148,31 +148,37 @@ http::Response uncached(std::string_view path, http::Response response) {
 
 }  // namespace
 
-http::Response handle(const http::Request& request) {
-    ++g_instance_requests;
-    const std::string_view path = http::path_only(request.path);
+namespace {
+
+// The answer before the headers every response gets; HEAD is answered as GET.
+http::Response route(const http::Request& request, std::string_view path) {
     const std::string allowed = allowed_methods(path);
-    if (allowed.empty()) {
-        return stamped(error_response(404, "no route for " + std::string(path)));
-    }
-    // HEAD: GET's status and headers, no body (RFC 9110, 9.3.2).
+    if (allowed.empty()) return error_response(404, "no route for " + std::string(path));
     const std::string_view method = request.method == "HEAD" ? std::string_view("GET") : request.method;
-    for (const Route& route : kRoutes) {
-        if (route.path != path || route.method != method) continue;
-        http::Response r = stamped(uncached(path, route.answer(request)));
-        if (request.method == "HEAD") r.body.clear();
-        return r;
+    for (const Route& r : kRoutes) {
+        if (r.path == path && r.method == method) return r.answer(request);
     }
     if (request.method == "OPTIONS") {
         http::Response r;
         r.status = 204;
         r.headers.emplace_back("allow", allowed);
-        return stamped(uncached(path, std::move(r)));
+        return r;
     }
     http::Response r = error_response(
         405, "method " + request.method + " not allowed on " + std::string(path) + "; use " + allowed);
     r.headers.emplace_back("allow", allowed);
-    return stamped(uncached(path, std::move(r)));
+    return r;
+}
+
+}  // namespace
+
+http::Response handle(const http::Request& request) {
+    ++g_instance_requests;
+    const std::string_view path = http::path_only(request.path);
+    http::Response response = stamped(uncached(path, route(request, path)));
+    // HEAD gets what GET would, without the body (RFC 9110, 9.3.2), errors too.
+    if (request.method == "HEAD") response.body.clear();
+    return response;
 }
 
 http::Response reject(int status, std::string_view message) {

@@ -66,6 +66,10 @@ TEST_CASE("HEAD is GET without a body; OPTIONS lists the methods", "[router]") {
     CHECK(bx::http::find_header(redact.headers, "allow") == "POST, OPTIONS");
     CHECK(bx::http::find_header(redact.headers, "cache-control") == "no-store");
     CHECK(bx::service::handle(request("OPTIONS", "/nowhere")).status == 404);
+    const bx::http::Response head_missing = bx::service::handle(request("HEAD", "/nowhere"));
+    CHECK(head_missing.status == 404);
+    CHECK(head_missing.body.empty());
+    CHECK(bx::service::handle(request("HEAD", "/redact")).body.empty());
 }
 
 TEST_CASE("every response counts the instance's requests", "[router]") {
