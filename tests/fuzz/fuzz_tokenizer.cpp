@@ -11,7 +11,8 @@
 //     a range of whole characters inside the text, never going backwards;
 //   - the offset oracle (common/tokenizer/offset_check.hpp): every content
 //     token's original characters, normalised alone, read as the token, and
-//     every character outside all ranges normalises to nothing or a space.
+//     every grapheme cluster outside all ranges normalises to nothing or a
+//     space.
 //     Its mutant (fuzz_tokenizer_mutant_kept-range) lets kept characters take
 //     the range at their new position, as HF's offsets do after a deletion.
 #include <cstddef>
