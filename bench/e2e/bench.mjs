@@ -1,31 +1,40 @@
 #!/usr/bin/env node
-// End-to-end timing of the stages' WASM CLIs under Node (V8), in two modes:
-//   plain  the module as built
-//   epoch  the module with wasmtime-style deadline checks (bench/epoch/instrument.mjs)
+// End-to-end timing of the stages' WASM CLIs, under each runtime and mode asked
+// for (--configs runtime:mode,...; bench/lib/guest.mjs):
+//   wasmtime:epoch  wasmtime as Spin runs it: Cranelift, epoch interruption on
+//   wasmtime:plain  the same without the epoch checks (what the checks cost)
+//   v8:plain        Node/V8, the module as built (what a browser runs)
+//   v8:epoch        Node/V8, the module with emulated deadline checks
+//                   (bench/epoch/instrument.mjs; from before wasmtime was here)
 //
-// For every (stage, mode), in this order:
+// For every (stage, config), in this order:
 //   1. check: `cli check` on the eval corpus against stage 00's reference, run by
-//      the very module that will be timed (the instrumented one in epoch mode).
-//      A non-zero exit records the result as failed, with no times at all.
-//   2. bench: `cli bench` in a fresh Node process: tokenizer loads, then one
-//      pass over every window of the corpus (warm-up and logit hash), more
-//      warm-up forwards, then the timed forwards (common/harness/bench_cmd.cpp).
+//      the very module and runtime that will be timed. A non-zero exit records
+//      the result as failed, with no times at all.
+//   2. bench: `cli bench` in a fresh process, once per round: tokenizer loads,
+//      in the first round one pass over every window of the corpus (warm-up and
+//      logit hash), warm-up forwards, then the timed forwards
+//      (common/harness/bench_cmd.cpp).
+//
+// Rounds: this host is shared and noisy (10-25% between rounds), so a run is
+// many short rounds, each of which runs every (stage, config) once, in the same
+// order. A ratio between two builds is then taken round by round, and
+// bench/lib/stats.mjs gives it a 95% bootstrap interval over the rounds; the
+// tables call a step whose interval contains 1 "within noise".
 //
 // Warm-up: V8 starts wasm in its baseline compiler (Liftoff) and tiers up to
 // TurboFan while it runs. By default the child runs with `--no-liftoff`, so
-// every function is compiled by TurboFan before it first runs, and tier-up
-// cannot land inside the timed runs; the warm-up forwards then only warm caches
-// and the allocator. The warm-up times are kept in the results, so a reader can
-// see they settle. `--tiering dynamic` measures V8's default instead.
+// every function is compiled by TurboFan before it first runs; wasmtime compiles
+// the whole module with Cranelift before it starts. Warm-up forwards then only
+// warm caches and the allocator. `--tiering dynamic` measures V8's default.
 //
-// All stages and modes of one invocation go into one results file, so stage
-// ratios are taken side by side under the same conditions. The machine's load
-// is recorded before and after: numbers taken while something else runs (a
-// training job, a build) are noisy, and the file says so.
+// All stages and configs of one invocation go into one results file, so ratios
+// are taken side by side under the same conditions. The machine's load is
+// recorded before and after.
 //
-// usage: node bench/e2e/bench.mjs [--stage NN[,NN..] | --all] [--modes plain,epoch]
-//          [--runs 20] [--warmup 5] [--rounds 1] [--tiering turbofan|dynamic]
-//          [--corpus assets/corpora/eval.jsonl] [--ref assets/baselines/eval.ref]
+// usage: node bench/e2e/bench.mjs [--stage NN[,NN..] | --all] [--configs wasmtime:epoch,v8:plain]
+//          [--modes plain,epoch (V8 only; older spelling)] [--runs 4] [--warmup 1] [--rounds 10]
+//          [--tiering turbofan|dynamic] [--corpus assets/corpora/eval.jsonl] [--ref assets/baselines/eval.ref]
 //          [--build build/wasm] [--out bench/results] [--name LABEL] [--no-check]
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,14 +43,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { instrument } from '../epoch/instrument.mjs';
 import { summarize } from '../lib/stats.mjs';
-import { V8_FLAGS, benchOnce, check, compiler, gitInfo, machine, modelInfo, stageFlags } from '../lib/guest.mjs';
+import { benchOnce, check, compiler, configName, gitInfo, machine, modelInfo, parseConfigs, runtimeInfo, stageFlags } from '../lib/guest.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 
 function parseArgs(argv) {
     const o = {
-        stages: null, all: false, modes: ['plain', 'epoch'], runs: 20, warmup: 5, rounds: 1, tokLoads: 10,
+        stages: null, all: false, configs: parseConfigs('wasmtime:epoch,v8:plain'), runs: 4, warmup: 1, rounds: 10, tokLoads: 3,
         tiering: 'turbofan', corpus: 'assets/corpora/eval.jsonl', ref: 'assets/baselines/eval.ref',
         build: 'build/wasm', out: 'bench/results', name: null, check: true, sweep: false,
     };
@@ -50,7 +59,8 @@ function parseArgs(argv) {
         const next = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
         if (a === '--stage') o.stages = next().split(',').filter(Boolean);
         else if (a === '--all') o.all = true;
-        else if (a === '--modes') o.modes = next().split(',').filter(Boolean);
+        else if (a === '--modes') o.configs = parseConfigs(next().split(',').filter(Boolean).map((m) => `v8:${m}`).join(','));
+        else if (a === '--configs') o.configs = parseConfigs(next());
         else if (a === '--runs') o.runs = Number(next());
         else if (a === '--warmup') o.warmup = Number(next());
         else if (a === '--rounds') o.rounds = Number(next());
@@ -65,7 +75,6 @@ function parseArgs(argv) {
         else if (a === '--sweep') o.sweep = true;
         else throw new Error(`unknown argument ${a}`);
     }
-    for (const m of o.modes) if (m !== 'plain' && m !== 'epoch') throw new Error(`unknown mode ${m}`);
     if (!['turbofan', 'dynamic'].includes(o.tiering)) throw new Error(`unknown tiering ${o.tiering}`);
     if (!(o.runs >= 1 && o.warmup >= 0 && o.rounds >= 1 && o.tokLoads >= 1)) throw new Error('bad --runs/--warmup/--rounds/--tok-loads');
     return o;
@@ -97,12 +106,13 @@ function sweepOf(o, stage) {
             ...entries.map(([variant, defs]) => ({ variant, label: variant, defs }))];
 }
 
-// The module to run for a mode; epoch modules are written next to the original.
-function moduleFor(o, stage, mode, variant = null) {
+// The module to run for a config: wasmtime compiles its epoch checks itself; V8's
+// epoch modules are instrumented copies written next to the original.
+function moduleFor(o, stage, config, variant = null) {
     const name = variant ? `cli-${variant}` : 'cli';
     const plain = resolve(root, o.build, 'stages', stage, `${name}.wasm`);
     if (!existsSync(plain)) throw new Error(`${relative(root, plain)} is missing (build it first)`);
-    if (mode === 'plain') return { path: plain };
+    if (config.runtime === 'wasmtime' || config.mode === 'plain') return { path: plain };
     const out = resolve(root, o.build, 'stages', stage, `${name}.epoch.wasm`);
     const { bytes, stats } = instrument(readFileSync(plain));
     if (!WebAssembly.validate(bytes)) throw new Error(`${stage}: the instrumented module does not validate`);
@@ -122,10 +132,11 @@ function main() {
         date: started.toISOString(),
         git: gitInfo(),
         machine: { ...machine(), loadavg_before: loadavg().map((x) => +x.toFixed(2)) },
-        runtime: { node: process.version, v8: process.versions.v8, flags: V8_FLAGS[o.tiering], tiering: o.tiering },
+        runtimes: runtimeInfo(o, [...new Set(o.configs.map((c) => c.runtime))]),
         compiler: compiler(o.build),
         model: modelInfo(),
-        settings: { runs: o.runs, warmup: o.warmup, rounds: o.rounds, tok_loads: o.tokLoads, corpus: o.corpus, ref: o.check ? o.ref : null },
+        settings: { runs: o.runs, warmup: o.warmup, rounds: o.rounds, tok_loads: o.tokLoads, corpus: o.corpus, ref: o.check ? o.ref : null,
+                    configs: o.configs.map(configName), hash_pass: 'first round only' },
         results: [],
     };
 
@@ -138,14 +149,15 @@ function main() {
     const buildsOf = (stage) => (!o.sweep ? [{ variant: null }]
         : stage === swept ? sweepOf(o, stage) : [{ variant: null, label: stage, defs: 'a previous stage, beside the sweep' }]);
     for (const stage of stages) for (const one of buildsOf(stage)) {
-        for (const mode of o.modes) {
-            const result = { stage, mode, status: 'ok', compile_flags: stageFlags(o.build, stage) };
+        for (const config of o.configs) {
+            const { runtime, mode } = config;
+            const result = { stage, runtime, mode, status: 'ok', compile_flags: stageFlags(o.build, stage) };
             // A sweep's results carry their variant, so the forward table (one row per
             // stage) never mistakes them for the stage itself.
             if (o.sweep) Object.assign(result, { sweep: true, sweep_of: swept.slice(0, 2), variant: one.variant, label: one.label, defs: one.defs });
-            const job = { stage, mode, result };
+            const job = { stage, config, result };
             try {
-                const m = moduleFor(o, stage, mode, one.variant);
+                const m = moduleFor(o, stage, config, one.variant);
                 job.module = m.path;
                 if (m.instrument) job.result.instrument = m.instrument;
             } catch (e) {
@@ -154,14 +166,14 @@ function main() {
             }
             if (job.result.status === 'ok') {
                 if (o.check) {
-                    const c = check(o, job.module);
+                    const c = check(o, job.module, config);
                     job.result.check = c;
                     if (c.exit !== 0) { job.result.status = 'failed'; job.result.reason = `check exited ${c.exit}`; }
                 } else {
                     job.result.status = 'unchecked';
                 }
             }
-            console.error(`[bench] ${stage}${one.variant ? ` ${one.variant}` : ''} ${mode}: ${job.result.status}${job.result.reason ? ` (${job.result.reason})` : ''}`);
+            console.error(`[bench] ${stage}${one.variant ? ` ${one.variant}` : ''} ${configName(config)}: ${job.result.status}${job.result.reason ? ` (${job.result.reason})` : ''}`);
             jobs.push(job);
         }
     }
@@ -171,12 +183,12 @@ function main() {
     for (let round = 0; round < o.rounds; round++) {
         for (const job of jobs) {
             if (job.result.status === 'failed') continue;
-            const r = benchOnce(o, job.module);
+            const r = benchOnce(o, job.module, job.config, { hashPass: round === 0 });
             if (r.error) { job.result.status = 'failed'; job.result.reason = r.error; continue; }
             raw.get(job).push(r.data);
             const fwd = summarize(r.data.forward_ms);
-            const cpuNote = r.data.forward_cpu_ms ? `, CPU median ${summarize(r.data.forward_cpu_ms).median.toFixed(1)} ms` : '';
-            console.error(`[bench] ${job.stage}${job.result.variant ? ` ${job.result.variant}` : ''} ${job.mode} round ${round + 1}: forward median ${fwd.median.toFixed(1)} ms, min ${fwd.min.toFixed(1)} ms${cpuNote}`);
+            const cpuNote = r.data.forward_cpu_ms?.some((x) => x > 0) ? `, CPU median ${summarize(r.data.forward_cpu_ms).median.toFixed(1)} ms` : '';
+            console.error(`[bench] ${job.stage}${job.result.variant ? ` ${job.result.variant}` : ''} ${configName(job.config)} round ${round + 1}: forward median ${fwd.median.toFixed(1)} ms, min ${fwd.min.toFixed(1)} ms${cpuNote}`);
         }
     }
 
@@ -185,12 +197,16 @@ function main() {
         const runs = raw.get(job);
         if (res.status !== 'failed' && runs.length) {
             const forward = runs.flatMap((d) => d.forward_ms);
-            const cpu = runs.flatMap((d) => d.forward_cpu_ms ?? []);
+            // wasmtime's WASI has no thread CPU clock (the guest reads 0): no CPU figures then.
+            const cpuOf = (d) => (d.forward_cpu_ms ?? []).filter((x) => x > 0);
+            const cpu = runs.flatMap(cpuOf);
             const phase = (k) => runs.reduce((s, d) => s + d.profile_ms[k], 0) / runs.length;
             Object.assign(res, {
                 forward_ms: { ...summarize(forward), runs: forward },
-                // Each round's median: how far the same build moves between rounds (the noise).
+                // Each round's median, in round order: ratios and their bootstrap
+                // intervals pair two builds' medians round by round (bench/lib/stats.mjs).
                 round_medians_ms: runs.map((d) => summarize(d.forward_ms).median),
+                round_cpu_medians_ms: cpu.length ? runs.map((d) => summarize(cpuOf(d)).median) : null,
                 // CPU time of the wasm thread: leaves out time the thread sat descheduled.
                 forward_cpu_ms: cpu.length ? { ...summarize(cpu), runs: cpu } : null,
                 profile_ms: { matmul: phase('matmul'), attention: phase('attention'), other: phase('other') },
@@ -202,18 +218,20 @@ function main() {
                 warmup_ms: runs.map((d) => d.warmup_ms),
                 live: runs[0].live,
                 corpus: { texts: runs[0].texts, windows: runs[0].windows },
-                logits_fnv: [...new Set(runs.map((d) => d.logits_fnv))],
+                logits_fnv: [...new Set(runs.map((d) => d.logits_fnv).filter(Boolean))],
             });
         } else if (res.status === 'failed') {
             delete res.forward_ms;
         }
         record.results.push(res);
     }
-    // Plain and epoch builds of one stage must compute the same bits.
+    // Every config of one stage must compute the same bits (the first config's are the yardstick).
     for (const res of record.results) {
-        if (res.mode !== 'epoch' || !res.logits_fnv) continue;
-        const plain = record.results.find((r) => r.stage === res.stage && r.variant === res.variant && r.mode === 'plain' && r.logits_fnv);
-        if (plain) res.logits_match_plain = plain.logits_fnv.join() === res.logits_fnv.join();
+        if (!res.logits_fnv) continue;
+        const first = record.results.find((r) => r.stage === res.stage && r.variant === res.variant && r.logits_fnv);
+        if (first === res) continue;
+        res.logits_match = { config: `${first.runtime}:${first.mode}`, same: first.logits_fnv.join() === res.logits_fnv.join() };
+        if (!res.logits_match.same) Object.assign(res, { status: 'failed', reason: `its logit hash differs from ${res.logits_match.config}'s` });
     }
     record.machine.loadavg_after = loadavg().map((x) => +x.toFixed(2));
     record.machine.note = 'loadavg over 1/5/15 min; with 2 cores, a load above ~1 means other work shared the CPU and the times are inflated';
@@ -227,7 +245,7 @@ function main() {
     console.log(relative(process.cwd(), file));
     for (const res of record.results) {
         const f = res.forward_ms;
-        console.log(`${res.stage.padEnd(16)} ${(res.label ?? '').padEnd(8)} ${res.mode.padEnd(6)} ${res.status.padEnd(9)} ` +
+        console.log(`${res.stage.padEnd(16)} ${(res.label ?? '').padEnd(8)} ${`${res.runtime}:${res.mode}`.padEnd(14)} ${res.status.padEnd(9)} ` +
             (f ? `forward median ${f.median.toFixed(1)} ms (min ${f.min.toFixed(1)}, max ${f.max.toFixed(1)}, n=${f.n})` +
                  (res.forward_cpu_ms ? `, CPU median ${res.forward_cpu_ms.median.toFixed(1)} ms` : '') : res.reason ?? ''));
     }

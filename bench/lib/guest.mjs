@@ -1,6 +1,12 @@
-// What bench/e2e/bench.mjs and bench/peer/peer.mjs share: the record of what
-// we run on (machine, compiler, commit), and running a stage's CLI under Node
-// as a guest (`check`, then `bench`), one fresh Node process per call.
+// What bench/e2e/bench.mjs, bench/instructions.mjs and bench/peer/peer.mjs
+// share: the record of what we run on (machine, compiler, commit, runtime), and
+// running a stage's CLI as a guest (`check`, then `bench`), one fresh process
+// per call, under one of two runtimes:
+//   wasmtime  common/host/wasmtime-run.py (wasmtime-py, pinned, in build/venv):
+//             Cranelift, SIMD, epoch interruption on (mode "epoch", what Spin
+//             runs) or compiled out (mode "plain")
+//   v8        Node: bench/e2e/wasi-host.mjs (mode "plain"; mode "epoch" is a
+//             module instrumented with emulated epoch checks, bench/epoch/)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,6 +17,21 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const wasiHost = join(root, 'bench/e2e/wasi-host.mjs');
+const wasmtimeHost = join(root, 'common/host/wasmtime-run.py');
+
+export const RUNTIMES = ['wasmtime', 'v8'];
+// The venv's Python (the Makefile exports WASMTIME_PY; the default is its path).
+export const wasmtimePython = () => resolve(root, process.env.WASMTIME_PY || 'build/venv/bin/python');
+
+// A config is one runtime and one mode, written "runtime:mode" (wasmtime:epoch).
+export function parseConfigs(text) {
+    return text.split(',').filter(Boolean).map((c) => {
+        const [runtime, mode] = c.split(':');
+        if (!RUNTIMES.includes(runtime) || !['plain', 'epoch'].includes(mode)) throw new Error(`unknown config ${c} (runtime:mode, runtime wasmtime|v8, mode plain|epoch)`);
+        return { runtime, mode };
+    });
+}
+export const configName = (c) => `${c.runtime}:${c.mode}`;
 
 // --single-threaded-gc: Node 20 sometimes segfaults at exit after a module has
 // grown its memory by tens of MB while concurrent GC threads run (see
@@ -64,32 +85,54 @@ export function gitInfo() {
     return { commit, dirty: dirty === null ? null : dirty.length > 0 };
 }
 
-// A guest killed by a signal (Node itself crashing, not the guest failing) is
-// run again, up to twice; the retries are recorded.
-export function runGuest(o, modulePath, args) {
-    const nodeArgs = [...V8_FLAGS[o.tiering], '--disable-warning=ExperimentalWarning',
-                      wasiHost, modulePath, ...args];
+// What each runtime is, for the results file: Node and V8's versions and flags;
+// wasmtime's version and settings as its host reports them (--describe).
+export function runtimeInfo(o, runtimes) {
+    const info = {};
+    if (runtimes.includes('v8')) info.v8 = { node: process.version, v8: process.versions.v8, flags: V8_FLAGS[o.tiering], tiering: o.tiering };
+    if (runtimes.includes('wasmtime')) {
+        const r = spawnSync(wasmtimePython(), [wasmtimeHost, '--describe'], { encoding: 'utf8' });
+        if (r.status !== 0) throw new Error(`wasmtime host: ${(r.stderr || r.error?.message || '').trim().slice(0, 300)} (make setup-wasmtime)`);
+        info.wasmtime = { ...JSON.parse(r.stdout), python: sh(wasmtimePython(), ['--version']) };
+    }
+    return info;
+}
+
+// The command line that runs a module under a config.
+export function guestCommand(o, config, modulePath, args) {
+    if (config.runtime === 'wasmtime') {
+        return [wasmtimePython(), [wasmtimeHost, ...(config.mode === 'epoch' ? [] : ['--no-epoch']), modulePath, ...args]];
+    }
+    return [process.execPath, [...V8_FLAGS[o.tiering], '--disable-warning=ExperimentalWarning', wasiHost, modulePath, ...args]];
+}
+
+// A guest killed by a signal (the runtime itself crashing, not the guest
+// failing) is run again, up to twice; the retries are recorded.
+export function runGuest(o, modulePath, args, config = { runtime: 'v8', mode: 'plain' }) {
+    const [cmd, cmdArgs] = guestCommand(o, config, modulePath, args);
     let crashes = 0;
     for (;;) {
         const t0 = performance.now();
-        const r = spawnSync(process.execPath, nodeArgs, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+        const r = spawnSync(cmd, cmdArgs, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
         const result = { status: r.status ?? -1, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: performance.now() - t0, crashes };
         if (!r.signal || crashes === 2) return result;
         crashes++;
-        console.error(`[bench] node was killed by ${r.signal}; running it again`);
+        console.error(`[bench] ${config.runtime} was killed by ${r.signal}; running it again`);
     }
 }
 
 const tail = (text, lines = 6) => text.trim().split('\n').slice(-lines).join('\n');
 
-export function check(o, modulePath) {
-    const r = runGuest(o, modulePath, ['check', '--ref', o.ref, '--corpus', o.corpus]);
+export function check(o, modulePath, config) {
+    const r = runGuest(o, modulePath, ['check', '--ref', o.ref, '--corpus', o.corpus], config);
     return { exit: r.status, signal: r.signal ?? undefined, crashes: r.crashes || undefined, ms: Math.round(r.ms), output: tail(r.stdout + r.stderr) };
 }
 
-export function benchOnce(o, modulePath) {
+// hashPass: the first pass over every window, which hashes the logits (bench.mjs
+// asks for it in the first round only).
+export function benchOnce(o, modulePath, config, { hashPass = true } = {}) {
     const r = runGuest(o, modulePath, ['bench', '--corpus', o.corpus, '--runs', String(o.runs), '--warmup', String(o.warmup),
-                                            '--tok-loads', String(o.tokLoads)]);
+                                       '--tok-loads', String(o.tokLoads), '--hash-pass', hashPass ? '1' : '0'], config);
     if (r.status !== 0) return { error: `bench exited ${r.status}${r.signal ? ` (${r.signal})` : ''}: ${tail(r.stderr || r.stdout, 3).slice(0, 400)}` };
     const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
     if (!line) return { error: 'bench printed no JSON' };

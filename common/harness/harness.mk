@@ -36,8 +36,10 @@
 #   make recipe-agree, make recipe-agree-mutant
 #       the recipe's int8 evaluation vs stage 00's eval baseline, label for label
 #
-# By default everything runs the shipped wasm build under Node (V8); NATIVE=1
-# uses the native build (a cross-check, never the proof).
+# By default everything runs the shipped wasm build under Node (V8);
+# RUNTIME=wasmtime runs it under wasmtime as Spin configures it (Cranelift,
+# epoch interruption on; common/host/wasmtime-run.py); NATIVE=1 uses the
+# native build (a cross-check, never the proof).
 #
 # check's reference: assets/baselines/<corpus>.ref when committed (stage 00's
 # labels + logit-bit hashes per text), else stage 00 computes one into
@@ -54,7 +56,7 @@
 # 139) at exit after a wasm module has grown its memory to tens of MB (the
 # model alone is 23 MB) while V8's concurrent GC threads run; one GC thread
 # avoids it (measured: 0 crashes in 24 runs vs about 1 in 3).
-HARNESS_WASI    := $(NODE) --single-threaded-gc common/host/wasi-run.mjs
+HARNESS_WASI    := $(RUNTIME_WASI)
 HARNESS_FLAVOUR := $(if $(filter 1,$(NATIVE)),native,wasm)
 HARNESS_BUILD   := $(if $(filter 1,$(NATIVE)),$(NATIVE_BUILD),$(WASM_BUILD))
 STAGE00_DIR     := $(firstword $(wildcard stages/00-*))
@@ -86,9 +88,9 @@ HARNESS_MODEL    := assets/model/model.bxm
         recipe-maths recipe-agree recipe-agree-mutant check-results
 
 # The stage's CLI and stage 00's (its oracle).
-harness-cli: require-stage $(HARNESS_BUILD)/CMakeCache.txt
+harness-cli: require-stage $(HARNESS_BUILD)/CMakeCache.txt $(RUNTIME_SETUP)
 	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target $(sort stage_$(STAGE_NUM)_cli stage_00_cli $(if $(VARIANT),stage_$(STAGE_NUM)_$(VARIANT)_cli))
-harness-cli-00: $(HARNESS_BUILD)/CMakeCache.txt
+harness-cli-00: $(HARNESS_BUILD)/CMakeCache.txt $(RUNTIME_SETUP)
 	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target stage_00_cli
 
 eval: harness-cli
@@ -105,7 +107,7 @@ HARNESS_REF := $(if $(wildcard $(HARNESS_REF_REPO)),$(HARNESS_REF_REPO),$(HARNES
 # The check itself, then (exit 1 only) stage 00's explanation; keeps check's status.
 define harness_check
 	@mkdir -p $(HARNESS_DIR); rm -f $(HARNESS_DIFF); \
-	echo "check: $(STAGE_NAME)$(if $(VARIANT), variant $(VARIANT)) ($(HARNESS_FLAVOUR)) vs $(HARNESS_REF) on $(HARNESS_CORPUS)$(if $(1), with a one-bit mutation in text $(1))"; \
+	echo "check: $(STAGE_NAME)$(if $(VARIANT), variant $(VARIANT)) ($(HARNESS_FLAVOUR)$(if $(filter wasm,$(HARNESS_FLAVOUR)), under $(RUNTIME))) vs $(HARNESS_REF) on $(HARNESS_CORPUS)$(if $(1), with a one-bit mutation in text $(1))"; \
 	$(call harness_cli,$(STAGE_NAME),$(VARIANT)) check --corpus $(HARNESS_CORPUS) --ref $(HARNESS_REF) \
 	  --diff-out $(HARNESS_DIFF) $(if $(1),--mutate $(1)) $(if $(LIMIT),--limit $(LIMIT)) $(if $(PART),--part $(PART)); rc=$$?; \
 	if [ $$rc -eq 1 ] && [ -f $(HARNESS_DIFF) ] && [ "$(HARNESS_EXPLAIN)" != 0 ]; then \

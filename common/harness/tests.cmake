@@ -11,12 +11,19 @@
 #                           on the first 25 texts (the full run is the slow
 #                           node: stage00_crosscheck test)
 #   check mutant is caught  one flipped logit bit must make `check` fail
+#   ... (wasmtime)          under wasmtime as Spin configures it (Cranelift,
+#                           epoch interruption on; common/host/wasmtime-run.py):
+#                           every stage's eval, the last stage's whole
+#                           equivalence corpus and the mutant. The references
+#                           are the V8 build's, so a pass means the same bits
+#                           on both runtimes.
 #
 # The CLIs are run directly, not through make, so that parallel CTest jobs
 # never start two builds in one build directory.
 
 get_property(_bx_stages GLOBAL PROPERTY BX_STAGES)
 set(_bx_wasi "${BX_NODE}" --single-threaded-gc "${BX_ROOT}/common/host/wasi-run.mjs")
+set(_bx_wasmtime "${BX_WASMTIME_PY}" "${BX_ROOT}/common/host/wasmtime-run.py" --root)
 set(_bx_equiv "assets/corpora/equivalence.jsonl")
 set(_bx_equiv_ref "assets/baselines/equivalence.ref")
 set(_bx_diff_dir "${CMAKE_BINARY_DIR}/harness-tests")
@@ -83,6 +90,9 @@ foreach(_stage ${_bx_stages})
   add_test(NAME "stage ${_stage}: eval" COMMAND ${_bx_wasi} "${_cli}" eval --runs 1
            WORKING_DIRECTORY "${BX_ROOT}")
   set_tests_properties("stage ${_stage}: eval" PROPERTIES LABELS "wasm;check" TIMEOUT 600)
+  add_test(NAME "stage ${_stage}: eval (wasmtime)" COMMAND ${_bx_wasmtime} "${_cli}" eval --runs 1
+           WORKING_DIRECTORY "${BX_ROOT}")
+  set_tests_properties("stage ${_stage}: eval (wasmtime)" PROPERTIES LABELS "wasm;check;wasmtime" TIMEOUT 600)
   if(_stage MATCHES "^00-")
     continue()
   endif()
@@ -91,6 +101,13 @@ foreach(_stage ${_bx_stages})
   if(_stage STREQUAL _bx_last_stage)
     set(_name "stage ${_stage}: equivalence")
     add_test(NAME "${_name}" COMMAND ${_check} WORKING_DIRECTORY "${BX_ROOT}")
+    # The deployed stage on every text under wasmtime too (its own diff file).
+    add_test(NAME "stage ${_stage}: equivalence (wasmtime)"
+             COMMAND ${_bx_wasmtime} "${_cli}" check --corpus ${_bx_equiv} --ref ${_bx_equiv_ref}
+                     --diff-out "${_bx_diff_dir}/${_stage}.equivalence.wasmtime.diff"
+             WORKING_DIRECTORY "${BX_ROOT}")
+    set_tests_properties("stage ${_stage}: equivalence (wasmtime)" PROPERTIES LABELS "wasm;check;wasmtime"
+                         TIMEOUT 2400 COST 900)
   else()
     math(EXPR _part "${_bx_dealt} % ${BX_CI_EQUIVALENCE_PARTS}")
     math(EXPR _bx_dealt "${_bx_dealt} + 1")
@@ -125,6 +142,14 @@ add_test(NAME "check mutant is caught"
          WORKING_DIRECTORY "${BX_ROOT}")
 # Passes only if check names the planted difference (its exit status is 1 then).
 set_tests_properties("check mutant is caught" PROPERTIES LABELS "wasm;check;quick"
+                     PASS_REGULAR_EXPRESSION "text 0 differs")
+# The same mutant under wasmtime.
+add_test(NAME "check mutant is caught (wasmtime)"
+         COMMAND ${_bx_wasmtime} "${BX_WASM_BUILD_DIR}/stages/${_bx_last_stage}/cli.wasm" check
+                 --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 3 --mutate 0
+                 --diff-out "${_bx_diff_dir}/mutant.wasmtime.diff"
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties("check mutant is caught (wasmtime)" PROPERTIES LABELS "wasm;check;quick;wasmtime"
                      PASS_REGULAR_EXPRESSION "text 0 differs")
 # And on a part: text 5 is the second text of part 1/4, so a part check must
 # compare it (and name it by its index in the whole corpus).

@@ -4,6 +4,7 @@
 #   make redact STAGE=NN CORPUS=file.jsonl     one JSON line per {"text": ...} line
 #   make redact ... REDACT_RUN=native          the native CLI instead (a cross-check;
 #                                              the wasm build is the shipped one)
+#   make redact ... RUNTIME=wasmtime           the wasm CLI under wasmtime (default V8)
 #
 # The JSON goes to stdout (build output goes to stderr, so `> out.json` holds
 # only the answer); the Server-Timing line goes to stderr. Exit status 1 when
@@ -22,7 +23,7 @@ REDACT_NATIVE_CLI := $(NATIVE_BUILD)/$(STAGE_DIR)/cli
 
 .PHONY: redact redact-cli
 
-redact-cli: require-stage
+redact-cli: require-stage $(if $(filter native,$(REDACT_RUN)),,$(RUNTIME_SETUP))
 ifeq ($(REDACT_RUN),native)
 	@$(MAKE) $(NATIVE_BUILD)/CMakeCache.txt >&2
 	@cmake --build $(NATIVE_BUILD) -j $(JOBS) --target stage_$(STAGE_NUM)_cli >&2
@@ -33,5 +34,5 @@ endif
 
 redact: redact-cli
 	@$(if $(filter native,$(REDACT_RUN)),$(REDACT_NATIVE_CLI),\
-	   $(NODE) --disable-warning=ExperimentalWarning common/host/wasi-run.mjs $(REDACT_WASM_CLI)) \
+	   $(RUNTIME_WASI) $(REDACT_WASM_CLI)) \
 	   redact $(if $(REDACT_CORPUS),--jsonl - < $(REDACT_CORPUS))

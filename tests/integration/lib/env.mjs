@@ -25,3 +25,8 @@ export function stageByNumber(nn) {
   if (!dir) throw new Error(`no stage directory stages/${nn}-*`);
   return dir;
 }
+
+// The Python of the venv `make setup-wasmtime` made (wasmtime-py, pinned), and
+// our wasmtime host (common/host/wasmtime-run.py).
+export const wasmtimePython = process.env.BX_WASMTIME_PY ?? path.join(root, 'build/venv/bin/python');
+export const wasmtimeHost = path.join(root, 'common/host/wasmtime-run.py');
