@@ -170,7 +170,7 @@ PEER_BUILD   := build/peer
 PEER_PYTHON  ?= /usr/bin/python3
 PEER_ONNX    := $(PEER_BUILD)/model-int8.onnx
 PEER_WINDOWS := $(PEER_BUILD)/$(basename $(notdir $(BENCH_CORPUS)))-windows.json
-PEER_ROUNDS  ?= 3
+PEER_ROUNDS  ?= 10
 
 bench-peer-setup:
 	@dpkg-query -W -f='$${Status}\n' python3-onnx 2>/dev/null | grep -q '^install ok installed' || { \
@@ -189,9 +189,10 @@ $(PEER_WINDOWS): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(B
 
 bench-peer: build-wasm bench-peer-setup
 	@$(MAKE) $(BENCH_REF) $(PEER_ONNX) $(PEER_WINDOWS)
-	$(NODE) bench/peer/peer.mjs --onnx $(PEER_ONNX) --windows $(PEER_WINDOWS) --runs $(BENCH_RUNS) \
+	@set -o pipefail; status=0; out=$$($(NODE) bench/peer/peer.mjs --onnx $(PEER_ONNX) --windows $(PEER_WINDOWS) --runs $(BENCH_RUNS) \
 	  --warmup $(BENCH_WARMUP) --rounds $(PEER_ROUNDS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
-	  $(if $(STAGE),--stage $(STAGE))
+	  $(if $(STAGE),--stage $(STAGE)) | tee /dev/stderr) || status=$$?; \
+	if [ $$status -eq 0 ] && [ -z "$(STAGE)" ]; then $(NODE) bench/pin.mjs peer "$$(head -1 <<< "$$out")"; fi; exit $$status
 
 bench-report:
 	$(NODE) bench/plot.mjs -o bench/results/forward.svg

@@ -36,10 +36,11 @@ function main(argv) {
         console.error(`pin: ${file} is not a file in bench/results/`);
         return 2;
     }
-    const pins = readPins();
-    pins.about = 'The results file behind each of the book\'s tables (bench/pin.mjs; bench/table.mjs reads it).';
-    pins.tables = { ...pins.tables, [table]: basename(path) };
-    pins.tables = Object.fromEntries(Object.entries(pins.tables).sort(([a], [b]) => a.localeCompare(b)));
+    const tables = { ...readPins().tables, [table]: basename(path) };
+    const pins = {
+        about: 'The results file behind each of the book\'s tables (bench/pin.mjs writes it, bench/table.mjs and bench/plot.mjs read it).',
+        tables: Object.fromEntries(Object.entries(tables).sort(([a], [b]) => a.localeCompare(b))),
+    };
     writeFileSync(PINS_FILE, `${JSON.stringify(pins, null, 1)}\n`);
     console.error(`pin: ${table} -> ${basename(path)} (bench/results/book-runs.json; commit it to keep the choice)`);
     return 0;

@@ -1,17 +1,19 @@
 #!/usr/bin/env node
-// SVG of the forward time per stage: for each stage two bars, plain and epoch,
-// each stacked by phase (matmul, attention, other: the profiler's buckets, mean
+// SVG of the forward time per stage: for each stage two bars, wasmtime with
+// epoch interruption and V8 (older V8-only runs: plain and epoch), each stacked by phase (matmul, attention, other: the profiler's buckets, mean
 // per forward). The number above a bar and the black line are the median
 // forward time; the stack is a mean, so on a noisy machine it can stand above
 // or below the median.
 // A stage that failed its check is drawn as an empty outlined bar saying so.
 //
 //   node bench/plot.mjs [results.json ...] [-o bench/results/forward.svg]
-// Without files: every bench/results/*.json (newest result per stage and mode).
+// Without files: the run bench/results/book-runs.json pins for "forward"
+// (bench/pin.mjs), else every bench/results/*.json (newest result per stage and mode).
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, latestByStageMode, loadRuns, resultFiles, stagesOf } from './lib/results.mjs';
+import { pinnedFile } from './pin.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -20,7 +22,20 @@ const PHASES = [
     ['attention', 'Attention', '#e0903a'],
     ['other', 'Other', '#7aa95c'],
 ];
-const MODES = [['plain', 'plain'], ['epoch', 'epoch checks']];
+const V8_MODES = [['plain', 'plain'], ['epoch', 'epoch checks']];
+const RUNTIME_MODES = [['wasmtime', 'wasmtime, epoch on'], ['V8', 'V8']];
+
+// A run that measured runtimes: its wasmtime-with-epoch and V8 results, keyed
+// "stage|wasmtime" and "stage|V8" (the bars), like latestByStageMode's keys.
+function byRuntime(run) {
+    const latest = new Map();
+    for (const result of run.results) {
+        if (result.sweep) continue;
+        if (result.runtime === 'wasmtime' && result.mode === 'epoch') latest.set(`${result.stage}|wasmtime`, { run, result });
+        if (result.runtime === 'v8' && result.mode === 'plain') latest.set(`${result.stage}|V8`, { run, result });
+    }
+    return latest;
+}
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -33,7 +48,10 @@ function axis(max) {
 }
 
 export function renderSvg(runs) {
-    const latest = latestByStageMode(runs);
+    const newestRun = runs[runs.length - 1];
+    const runtimes = Boolean(newestRun.runtimes);
+    const latest = runtimes ? byRuntime(newestRun) : latestByStageMode(runs);
+    const MODES = runtimes ? RUNTIME_MODES : V8_MODES;
     const stages = stagesOf(latest);
     const ok = (e) => e && e.result.status !== 'failed' && e.result.forward_ms;
     let max = 0;
@@ -52,11 +70,14 @@ export function renderSvg(runs) {
     const out = [];
     out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`);
     out.push(`<rect width="100%" height="100%" fill="white"/>`);
-    out.push(`<text x="${left}" y="22" font-size="15" font-weight="bold">Forward pass per stage: plain vs. epoch-interruption checks</text>`);
+    out.push(`<text x="${left}" y="22" font-size="15" font-weight="bold">${runtimes ? 'Forward pass per stage: wasmtime (epoch interruption on, as Spin runs it) and V8' : 'Forward pass per stage: plain vs. epoch-interruption checks'}</text>`);
     const newest = runs[runs.length - 1];
     const loads = [...new Set([...latest.values()].map((e) => e.run))]
         .map((r) => `${r.machine.loadavg_before?.[0] ?? '?'}→${r.machine.loadavg_after?.[0] ?? '?'}`);
-    out.push(`<text x="${left}" y="40" fill="#555">${esc(`${newest.machine.cpu ?? 'unknown CPU'}, ${newest.machine.cores} cores · Node ${newest.runtime.node} (V8 ${newest.runtime.v8}) · ${newest.date.slice(0, 10)} · load ${loads.join(', ')}`)}</text>`);
+    const rt = newest.runtimes
+        ? [newest.runtimes.wasmtime && `wasmtime ${newest.runtimes.wasmtime.wasmtime}`, newest.runtimes.v8 && `Node ${newest.runtimes.v8.node} (V8 ${newest.runtimes.v8.v8})`].filter(Boolean).join(' · ')
+        : `Node ${newest.runtime.node} (V8 ${newest.runtime.v8})`;
+    out.push(`<text x="${left}" y="40" fill="#555">${esc(`${newest.machine.cpu ?? 'unknown CPU'}, ${newest.machine.cores} cores · ${rt} · ${newest.date.slice(0, 10)} · load ${loads.join(', ')}`)}</text>`);
     out.push(`<text x="${left}" y="56" fill="#555">median wall time of one window (ms, black line); bars: profiler phases, mean per forward</text>`);
 
     // grid and axis
@@ -81,7 +102,7 @@ export function renderSvg(runs) {
             for (const [key, label, color] of PHASES) {
                 const v = e.result.profile_ms[key];
                 const y0 = y(base), y1 = y(base + v);
-                out.push(`<rect x="${x}" y="${y1.toFixed(1)}" width="${barW}" height="${Math.max(0, y0 - y1).toFixed(1)}" fill="${color}" opacity="${mode === 'epoch' ? 0.65 : 1}"><title>${esc(`${stage} ${mode}: ${label} ${fmt(v)} ms`)}</title></rect>`);
+                out.push(`<rect x="${x}" y="${y1.toFixed(1)}" width="${barW}" height="${Math.max(0, y0 - y1).toFixed(1)}" fill="${color}" opacity="${mi === 1 ? 0.65 : 1}"><title>${esc(`${stage} ${mode}: ${label} ${fmt(v)} ms`)}</title></rect>`);
                 base += v;
             }
             const med = e.result.forward_ms.median;
@@ -89,13 +110,13 @@ export function renderSvg(runs) {
             out.push(`<text x="${x + barW / 2}" y="${(y(Math.max(med, base)) - 5).toFixed(1)}" text-anchor="middle" font-size="11">${fmt(med, 0)}</text>`);
             out.push(`<text x="${x + barW / 2}" y="${plotTop + plotH + 14}" text-anchor="middle" font-size="10" fill="#555">${mode}</text>`);
         });
-        const plain = latest.get(`${stage}|plain`), epoch = latest.get(`${stage}|epoch`);
+        const plain = latest.get(`${stage}|${MODES[0][0]}`), epoch = latest.get(`${stage}|${MODES[1][0]}`);
         const ratio = ok(plain) && ok(epoch) ? ` ×${fmt(epoch.result.forward_ms.median / plain.result.forward_ms.median, 2)}` : '';
         // "03-simd-attention" on two lines (number, then name) so neighbours never overlap.
         const [number, ...rest] = stage.split('-');
         out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 30}" text-anchor="middle" font-weight="bold">${esc(number)}</text>`);
         out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 44}" text-anchor="middle" font-size="11">${esc(rest.join('-'))}</text>`);
-        if (ratio) out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 59}" text-anchor="middle" fill="#555" font-size="11">epoch${ratio}</text>`);
+        if (ratio) out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 59}" text-anchor="middle" fill="#555" font-size="11">${runtimes ? 'V8/wt' : 'epoch'}${ratio}</text>`);
     });
 
     // legend
@@ -116,7 +137,9 @@ function main(argv) {
         if (argv[i] === '-o') out = argv[++i];
         else files.push(argv[i]);
     }
-    const runs = loadRuns(files.length ? files : resultFiles(join(here, 'results')));
+    const pin = files.length ? null : pinnedFile('forward');
+    const runs = loadRuns(files.length ? files : pin ? [pin]
+        : resultFiles(join(here, 'results')).filter((f) => !/-(limits|peer-[^/]*|instructions[^/]*)\.json$/.test(f)));
     if (runs.length === 0) { console.error('plot: no results files'); return 1; }
     writeFileSync(out, renderSvg(runs));
     console.log(out);

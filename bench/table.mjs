@@ -10,14 +10,22 @@
 //   node bench/table.mjs step NN               stage NN against the stage before it and stage 00, one run
 //   node bench/table.mjs peer                  the newest bench-peer run (bench/peer/peer.mjs)
 //   node bench/table.mjs limits                the newest `make limits` run (bench/limits.mjs)
-// Without files: every bench/results/*.json (newest result per stage and mode).
-// `forward` and `epoch` name the book's two uses; both get the same table,
-// since it holds the plain and epoch columns side by side.
+//   node bench/table.mjs verdict NN            stage NN's closing line: its step under each runtime
+//   node bench/table.mjs picture               per step: the post's figure, ours on both runtimes, the proof
+// Which run: the one bench/results/book-runs.json names for the table
+// (bench/pin.mjs): "forward" for forward, epoch, step, verdict and picture,
+// "instructions" for their instruction columns, "peer", "limits", "sweep NN",
+// "tokenizer NN MM". A table with no pin falls back to the newest run that fits.
+// Runs that measured several runtimes (wasmtime, V8) get the tables of
+// bench/lib/runtime-tables.mjs; older V8-only runs keep the ones below.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, latestByStageMode, loadRuns, resultFiles, stagesOf, trustWarning } from './lib/results.mjs';
 import { modelHash } from './lib/guest.mjs';
+import { pinnedFile } from './pin.mjs';
+import { ratioInterval, verdict } from './lib/stats.mjs';
+import { intervalText, isRuntimeRun, renderPicture, renderRuntimeEpoch, renderRuntimeForward, renderRuntimeStep, renderVerdict } from './lib/runtime-tables.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -64,12 +72,25 @@ export function renderTable(runs) {
 const currentModel = () => process.env.BENCH_TABLE_MODEL ?? modelHash();
 
 // One line per results run: where and how its numbers were taken.
-function provenanceLine(run) {
+export function provenanceLine(run) {
     const m = run.machine;
-    return `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.git.commit?.slice(0, 10) ?? '?'}${run.git.dirty ? ' (uncommitted changes)' : ''}: ` +
+    const file = run.file ? ` (bench/results/${run.file.split('/').pop()})` : '';
+    const counted = run.schema === 'bitexact-instructions/1';
+    return `${counted ? 'Counted' : 'Measured'} ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.git.commit?.slice(0, 10) ?? '?'}${run.git.dirty ? ' (uncommitted changes)' : ''}${file}: ` +
            `${m.cpu ?? 'unknown CPU'}, ${m.cores} cores, load ${m.loadavg_before?.[0] ?? '?'} → ${m.loadavg_after?.[0] ?? '?'}; ` +
-           `Node ${run.runtime.node} (V8 ${run.runtime.v8}${run.runtime.flags.length ? `, ${run.runtime.flags.join(' ')}` : ''}); ` +
-           `${run.compiler?.version ?? 'compiler unknown'} ${run.compiler?.flags ?? ''}; ${run.settings.runs} runs × ${run.settings.rounds} round(s).`;
+           `${runtimesText(run)}; ` +
+           `${run.compiler?.version ?? 'compiler unknown'} ${run.compiler?.flags ?? ''}` +
+           (counted ? `; valgrind ${run.valgrind.join(' ')}.` : `; ${run.settings.runs} runs × ${run.settings.rounds} round(s).`);
+}
+
+function runtimesText(run) {
+    const v8 = (r) => `Node ${r.node} (V8 ${r.v8}${r.flags.length ? `, ${r.flags.join(' ')}` : ''})`;
+    if (!run.runtimes) return v8(run.runtime);
+    const parts = [];
+    const w = run.runtimes.wasmtime;
+    if (w) parts.push(`wasmtime ${w.wasmtime} (wasmtime-py, ${w.strategy} opt ${w.cranelift_opt_level}, SIMD, epoch ticks ${w.epoch_tick_ms} ms, deadline never reached)`);
+    if (run.runtimes.v8) parts.push(v8(run.runtimes.v8));
+    return parts.join(', ');
 }
 
 // `tokenizer NN MM ...`: the tokenizer's load per stage, plain and epoch, from
@@ -145,44 +166,53 @@ export function renderServeTable(prefixes) {
     return `${lines.join('\n')}\n`;
 }
 
-// `sweep NN`: stage NN's exact variants (bench.mjs --sweep), from the newest
-// run that swept it: each build's forward time, plain and epoch, against the
-// stage as built, and how far each build's own round medians moved (the noise
-// a difference must beat).
+// `sweep NN`: stage NN's exact variants (bench.mjs --sweep), from the pinned
+// run: each build's forward time under each config the run measured, against
+// the stage as built, as a ratio with its 95% bootstrap interval over the
+// rounds (which interleave the builds). Older V8-only runs show plain and epoch.
 export function renderSweepTable(runs, prefix) {
     // sweep_of: the swept stage (older results lack it: their stage's prefix).
     const inSweep = (r) => r.sweep && (r.sweep_of ?? r.stage.slice(0, 2)) === prefix;
     const run = [...runs].reverse().find((run) => run.results.some(inSweep));
     if (!run) throw new Error(`no results run swept stage ${prefix} (make bench-sweep STAGE=${prefix})`);
     const results = run.results.filter(inSweep);
+    const configs = run.runtimes
+        ? [['wasmtime|epoch', 'wasmtime, epoch on'], ['v8|plain', 'V8']].filter(([k]) => results.some((r) => `${r.runtime}|${r.mode}` === k))
+        : [['v8|plain', 'V8 plain'], ['v8|epoch', 'V8, emulated epoch']];
     const labels = [...new Set(results.map((r) => r.label))];
-    const get = (label, mode) => results.find((r) => r.label === label && r.mode === mode);
-    const base = labels.find((l) => get(l, 'plain')?.variant === null && get(l, 'plain')?.stage.startsWith(`${prefix}-`)) ?? labels[0];
+    const get = (label, key) => results.find((r) => r.label === label && `${r.runtime ?? 'v8'}|${r.mode}` === key);
+    const k0 = configs[0][0];
+    const base = labels.find((l) => get(l, k0)?.variant === null && get(l, k0)?.stage.startsWith(`${prefix}-`)) ?? labels[0];
     const ok = (r) => r && r.status === 'ok' && r.forward_ms;
     const cell = (r) => (!r ? '–' : r.status === 'failed' ? `**failed** (${r.reason ?? 'check'})` : `${fmt(r.forward_ms.median)} (${fmt(r.forward_ms.min)}–${fmt(r.forward_ms.max)})`);
-    const ratio = (label, mode) => (ok(get(label, mode)) && ok(get(base, mode))
-        ? `${fmt(get(label, mode).forward_ms.median / get(base, mode).forward_ms.median, 3)}×` : '–');
-    const spread = (r) => (ok(r) && r.round_medians_ms?.length > 1
-        ? fmt(Math.max(...r.round_medians_ms) - Math.min(...r.round_medians_ms)) : '–');
-    const lines = [
-        '| Build | Definitions | Forward, plain (ms) | vs ' + base + ' | Round spread (ms) | Forward, epoch (ms) | vs ' + base + ' | Round spread (ms) | Matmul / attention / other, plain (ms) |',
-        '|---|---|--:|--:|--:|--:|--:|--:|--:|',
-    ];
+    const ratio = (label, key) => {
+        const a = get(label, key), b = get(base, key);
+        if (!ok(a) || !ok(b)) return '–';
+        if (label === base) return '1';
+        const iv = ratioInterval(a.round_medians_ms, b.round_medians_ms);
+        return iv ? `${intervalText(iv)}${iv.lo !== null ? `, ${verdict(iv)}` : ''}` : '–';
+    };
+    const head = ['Build', 'Definitions'];
+    for (const [, name] of configs) head.push(`Forward, ${name} (ms)`, `vs ${base} [95%]`);
+    head.push(`Matmul / attention / other, ${configs[0][1]} (ms)`);
+    const lines = [`| ${head.join(' | ')} |`, `|---|---|${head.slice(2).map(() => '--:').join('|')}|`];
     const phases = (r) => (ok(r) && r.profile_ms
         ? `${fmt(r.profile_ms.matmul)} / ${fmt(r.profile_ms.attention)} / ${fmt(r.profile_ms.other)}` : '–');
     for (const label of labels) {
-        const p = get(label, 'plain'), e = get(label, 'epoch');
-        const defs = (p ?? e).variant !== null ? `\`${(p ?? e).defs}\``
-            : (p ?? e).stage.startsWith(`${prefix}-`) ? '(the stage as built)' : '(the previous stage, as built)';
-        lines.push(`| ${label === base ? `**${label}**` : label} | ${defs} | ${cell(p)} | ${ratio(label, 'plain')} | ${spread(p)} | ` +
-                   `${cell(e)} | ${ratio(label, 'epoch')} | ${spread(e)} | ${phases(p)} |`);
+        const any = configs.map(([k]) => get(label, k)).find(Boolean);
+        const defs = any.variant !== null ? `\`${any.defs}\``
+            : any.stage.startsWith(`${prefix}-`) ? '(the stage as built)' : '(the previous stage, as built)';
+        const row = [label === base ? `**${label}**` : label, defs];
+        for (const [k] of configs) row.push(cell(get(label, k)), ratio(label, k));
+        row.push(phases(get(label, k0)));
+        lines.push(`| ${row.join(' | ')} |`);
     }
     lines.push('');
-    const fastest = (mode) => labels.filter((l) => ok(get(l, mode)))
-        .sort((a, b) => get(a, mode).forward_ms.median - get(b, mode).forward_ms.median)[0] ?? '–';
-    lines.push(`Fastest median: ${fastest('plain')} (plain), ${fastest('epoch')} (epoch). Each build passed the check on ` +
-               `${run.settings.corpus} before it was timed; rounds interleave the builds. Round spread: the largest minus ` +
-               'the smallest of one build\'s per-round medians, the noise a difference must beat.');
+    const fastest = (key) => labels.filter((l) => ok(get(l, key)))
+        .sort((a, b) => get(a, key).forward_ms.median - get(b, key).forward_ms.median)[0] ?? '–';
+    lines.push(`Fastest median: ${configs.map(([k, name]) => `${fastest(k)} (${name})`).join(', ')}. Each build passed the check on ` +
+               `${run.settings.corpus} before it was timed; rounds interleave the builds. vs ${base}: the median of the per-round ratios ` +
+               'with its 95% bootstrap interval over the rounds; an interval that contains 1 is within noise.');
     lines.push(provenanceLine(run));
     return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
@@ -234,17 +264,17 @@ export function renderPeerTable(files) {
     const web = run.results.find((r) => r.kind === 'web' && r.status === 'ok');
     const what = { stage: 'our C++ in wasm (Node/V8), bit-exact with stage 00', web: 'wasm SIMD128, one thread (what transformers.js runs)',
                    node: 'native x86-64, one thread' };
-    // A stage is judged by the CPU time of its wasm thread, a peer by its wall time
-    // (its CPU time is the whole process's); the last column divides by the web peer's.
-    const own = (r) => (r.kind === 'stage' ? r.forward_cpu_ms?.median : r.forward_ms.median);
+    // Wall time against wall time, round by round (every row runs once per round,
+    // in a fresh Node process), with a 95% bootstrap interval over the rounds.
     const lines = [
-        '| Runtime | What runs | Forward, wall (ms) | Forward, CPU (ms) | ÷ onnxruntime-web | Labels as stage 00 | Max \\|Δlogit\\| vs stage 00 |',
+        '| Runtime | What runs | Forward, wall (ms) | Forward, CPU (ms) | ÷ onnxruntime-web, wall [95%] | Labels as stage 00 | Max \\|Δlogit\\| vs stage 00 |',
         '|---|---|--:|--:|--:|--:|--:|',
     ];
     for (const r of run.results) {
         if (r.status !== 'ok') { lines.push(`| ${r.name} | ${what[r.kind]} | **failed** (${r.reason ?? 'check'}) | | | | |`); continue; }
         const f = r.forward_ms;
-        const ratio = web && own(r) ? `${fmt(own(r) / web.forward_ms.median, 2)}×` : '–';
+        const iv = web && r !== web && r.round_medians_ms && web.round_medians_ms ? ratioInterval(r.round_medians_ms, web.round_medians_ms) : null;
+        const ratio = iv ? `${intervalText(iv)}, ${verdict(iv) === 'faster' ? 'faster' : verdict(iv) === 'slower' ? 'slower' : 'within noise'}` : r === web ? '1' : '–';
         const labels = r.kind === 'stage' ? 'all (bit-exact)' : `${r.label_agree} of ${r.rows}`;
         const dlogit = r.kind === 'stage' ? '0' : r.max_abs_dlogit.toPrecision(3);
         lines.push(`| ${r.name}${r.version ? ` ${r.version}` : ''} | ${what[r.kind]} | ${fmt(f.median)} (${fmt(f.min)}–${fmt(f.max)}) | ` +
@@ -254,8 +284,8 @@ export function renderPeerTable(files) {
     lines.push(`One window of 256 positions through the encoder, medians of ${run.settings.runs} runs × ${run.settings.rounds} rounds ` +
                `(every row interleaved, each in a fresh Node process) on the windows of ${run.settings.corpus}; ` +
                'ONNX Runtime runs our model exported to ONNX (bench/peer/export_onnx.py: the same int8 weights and scales, its own ' +
-               'dynamic activation quantisation, float elsewhere). ÷ onnxruntime-web: a stage\'s CPU time (its wasm thread) or a peer\'s ' +
-               'wall time, over onnxruntime-web\'s wall time; below 1 is faster.');
+               'dynamic activation quantisation, float elsewhere). ÷ onnxruntime-web: the median of the per-round ratios of wall times, ' +
+               'with its 95% bootstrap interval; below 1 is faster, an interval that contains 1 is within noise.');
     lines.push(provenanceLine(run));
     return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
@@ -295,6 +325,34 @@ export function renderLimitsTable(files) {
     return `${warning}${lines.join('\n')}\n`;
 }
 
+// The instruction counts beside the pinned timing run: the pinned one, else the newest.
+function instructionsRun() {
+    const file = pinnedFile('instructions')
+        ?? resultFiles(join(here, 'results')).filter((f) => /-instructions\.json$/.test(f)).pop();
+    if (!file) return null;
+    const run = JSON.parse(readFileSync(file, 'utf8'));
+    run.file = file;
+    return run;
+}
+
+// The post's own figure for a key of book/data/post-figures.tsv (quoted, attributed in the caption).
+function postFigure(key) {
+    const tsv = readFileSync(join(here, '..', 'book', 'data', 'post-figures.tsv'), 'utf8');
+    const line = tsv.split('\n').find((l) => l.startsWith(`${key}\t`));
+    return line ? line.split('\t')[1] : '';
+}
+
+function renderRuntimeTable(kind, run, prefix, instrRun) {
+    const body = kind === 'epoch' ? renderRuntimeEpoch(run)
+        : kind === 'step' ? renderRuntimeStep(run, instrRun, prefix)
+        : kind === 'verdict' ? renderVerdict(run, instrRun, prefix)
+        : kind === 'picture' ? renderPicture(run, instrRun, join(here, '..'), postFigure)
+        : renderRuntimeForward(run, instrRun);
+    if (kind === 'verdict') return `${trustWarning([run], currentModel())}${body}\n`;
+    const used = [run, ...(instrRun && kind !== 'epoch' ? [instrRun] : [])];
+    return `${trustWarning(used, currentModel())}${body}\n${used.map(provenanceLine).join('\n')}\n`;
+}
+
 function main(argv) {
     let out = null;
     const files = [];
@@ -302,7 +360,7 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
@@ -311,21 +369,34 @@ function main(argv) {
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }
+    // The pinned file for this table, when no files are given.
+    const pin = (table) => (files.length ? null : pinnedFile(table));
+    const pinned = (table, fallback) => (files.length ? files : pin(table) ? [pin(table)] : fallback());
     if (kind === 'limits') {
-        const md = renderLimitsTable(files.length ? files : resultFiles(join(here, 'results')).filter((f) => /-limits\.json$/.test(f)));
+        const md = renderLimitsTable(pinned('limits', () => resultFiles(join(here, 'results')).filter((f) => /-limits\.json$/.test(f))));
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }
     if (kind === 'peer') {
-        const md = renderPeerTable(files.length ? files : resultFiles(join(here, 'results')).filter((f) => /-peer-/.test(f)));
+        const md = renderPeerTable(pinned('peer', () => resultFiles(join(here, 'results')).filter((f) => /-peer-/.test(f))));
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }
-    const runs = loadRuns(files.length ? files : resultFiles(join(here, 'results')));
+    const all = () => resultFiles(join(here, 'results')).filter((f) => !/-(limits|peer-[^/]*|instructions[^/]*)\.json$/.test(f));
+    const table = kind === 'sweep' ? `sweep ${stagesArg[0]}` : kind === 'tokenizer' ? `tokenizer ${stagesArg.join(' ')}` : 'forward';
+    const runs = loadRuns(pinned(table, all));
     if (runs.length === 0) { console.error('table: no results files'); return 1; }
-    const md = kind === 'tokenizer' ? renderTokenizerTable(runs, stagesArg)
-        : kind === 'sweep' ? renderSweepTable(runs, stagesArg[0])
-        : kind === 'step' ? renderStepTable(runs, stagesArg[0]) : renderTable(runs);
+    const newest = runs[runs.length - 1];
+    let md;
+    if (['forward', 'epoch', 'step', 'verdict', 'picture'].includes(kind) && isRuntimeRun(newest)) {
+        md = renderRuntimeTable(kind, newest, stagesArg[0], files.length ? null : instructionsRun());
+    } else if (kind === 'verdict' || kind === 'picture') {
+        throw new Error(`${kind}: the run has no runtimes (make bench-all)`);
+    } else {
+        md = kind === 'tokenizer' ? renderTokenizerTable(runs, stagesArg)
+            : kind === 'sweep' ? renderSweepTable(runs, stagesArg[0])
+            : kind === 'step' ? renderStepTable(runs, stagesArg[0]) : renderTable(runs);
+    }
     if (out) writeFileSync(out, md); else process.stdout.write(md);
     return 0;
 }

@@ -24,12 +24,13 @@ export function loadRuns(files) {
     return runs.sort((a, b) => a.date.localeCompare(b.date));
 }
 
-// Map "stage|mode" -> { run, result }, newest run wins. Sweep results (a
-// stage's variants, bench.mjs --sweep) are not the stage: they are left out.
+// Map "stage|mode" -> { run, result }, newest run wins: V8's results only
+// (runs before wasmtime recorded no runtime; they were all V8's). Sweep results
+// (a stage's variants, bench.mjs --sweep) are not the stage: they are left out.
 export function latestByStageMode(runs) {
     const latest = new Map();
     for (const run of runs) for (const result of run.results) {
-        if (!result.sweep) latest.set(`${result.stage}|${result.mode}`, { run, result });
+        if (!result.sweep && (result.runtime ?? 'v8') === 'v8') latest.set(`${result.stage}|${result.mode}`, { run, result });
     }
     return latest;
 }
@@ -42,36 +43,24 @@ export const fmt = (x, digits = 1) => (x === null || x === undefined || Number.i
 
 // Why a run's numbers should not be trusted as this project's figures: a tree
 // with uncommitted stage or common code, a load above 1 when it started (two
-// cores: something else was running), a model other than the committed
-// assets/model/model.bxm (`currentModel` is that file's sha256), or rounds
-// whose medians disagree (a machine that was not steady). Empty when
-// the run is sound. Tables print these on the table itself.
+// cores: something else was running), or a model other than the committed
+// assets/model/model.bxm (`currentModel` is that file's sha256). Empty when
+// the run is sound. Tables print these on the table itself. Noise between
+// rounds is not a warning any more: it is what the ratios' bootstrap intervals
+// measure (bench/lib/stats.mjs), and a step inside it is called within noise.
 export function trustProblems(run, currentModel) {
     const problems = [];
     if (run.git?.dirty !== false) problems.push(run.git?.dirty ? 'measured from a tree with uncommitted changes' : 'the tree state is not recorded');
     const load = run.machine?.loadavg_before?.[0];
-    if (!(load <= 1)) problems.push(load === undefined ? 'the load average is not recorded' : `the load average was ${load} when it started (above 1: other work shared the CPU)`);
+    // A count of instructions does not care what else ran; a time does.
+    if (run.schema !== 'bitexact-instructions/1' && !(load <= 1)) problems.push(load === undefined ? 'the load average is not recorded' : `the load average was ${load} when it started (above 1: other work shared the CPU)`);
     // Older files lack the model: a clean run at a commit ran that commit's model.
     const model = run.model?.sha256 ?? (run.git?.dirty === false ? modelHashAt(run.git.commit) : null);
     if (!model) problems.push('the model it ran is not recorded');
     else if (currentModel && model !== currentModel) problems.push('it ran a different model than the committed assets/model/model.bxm');
     else if (run.model?.committed === false) problems.push('the model file had uncommitted changes');
-    // Rounds interleave the builds, so a steady machine gives each build nearly the
-    // same median in every round; a shared one that slowed down part of the time does not.
-    const unsteady = (run.results ?? []).filter((r) => r.round_medians_ms?.length > 1)
-        .map((r) => ({ r, spread: Math.max(...r.round_medians_ms) / Math.min(...r.round_medians_ms) - 1 }))
-        .filter((x) => x.spread > kSteadyRounds);
-    if (unsteady.length) {
-        const worst = unsteady.reduce((a, b) => (b.spread > a.spread ? b : a));
-        problems.push(`the machine was not steady: the round medians of ${unsteady.length} build(s) differ by more than ` +
-                      `${Math.round(kSteadyRounds * 100)}% (${[worst.r.label ?? worst.r.stage ?? worst.r.name, worst.r.mode].filter(Boolean).join(' ')}: ` +
-                      `${Math.round(worst.spread * 100)}%)`);
-    }
     return problems;
 }
-
-// The largest spread between one build's round medians a steady run shows.
-const kSteadyRounds = 0.10;
 
 // The warning line a reader cannot miss, or nothing.
 export function trustWarning(runs, currentModel) {

@@ -32,6 +32,7 @@ function generator(seed) {
 // machine slows both sides of a pair: the statistic is the median of the
 // per-round ratios a[i] / b[i], and the interval holds the middle 95% of that
 // median over `resamples` resamplings of the rounds (with replacement).
+// snippet: ratio-interval
 export function ratioInterval(a, b, { resamples = 4000, seed = 20261204 } = {}) {
     const n = Math.min(a.length, b.length);
     if (n === 0 || a.length !== b.length) return null;
@@ -49,6 +50,7 @@ export function ratioInterval(a, b, { resamples = 4000, seed = 20261204 } = {}) 
     const at = (q) => stats[Math.min(resamples - 1, Math.max(0, Math.floor(q * resamples)))];
     return { ratio, lo: at(0.025), hi: at(0.975), rounds: n };
 }
+// end-snippet
 
 // What a ratio of new / old time says: faster only when the whole interval is
 // below 1, slower only when it is above; otherwise within noise.

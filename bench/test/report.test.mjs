@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // The plot and the table render the sample results file (made-up numbers) with
 // every element they promise: both modes, the ratio, the failed stage, the phases.
+// Then a made-up run of two runtimes: every step's ratio carries its interval,
+// and the verdict calls a step faster, slower or within noise as its interval says.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRuns } from '../lib/results.mjs';
 import { renderSvg } from '../plot.mjs';
 import { renderTable } from '../table.mjs';
+import { renderRuntimeForward, renderVerdict } from '../lib/runtime-tables.mjs';
+import { ratioInterval, verdict } from '../lib/stats.mjs';
 
 // The committed model's hash, as the tables see it: a made-up one, so the test needs no model file.
 const sound = 'a'.repeat(64);
@@ -26,7 +30,6 @@ for (const [why, change, words] of [
     ['another model', (run) => { run.model.sha256 = 'b'.repeat(64); }, 'different model'],
     ['a dirty tree', (run) => { run.git.dirty = true; }, 'uncommitted changes'],
     ['load above 1', (run) => { run.machine.loadavg_before = [1.4, 1, 1]; }, 'load average was 1.4'],
-    ['unsteady rounds', (run) => { run.results[0].round_medians_ms = [100, 100, 115]; }, 'not steady'],
 ]) {
     const table = renderTable(variant((run) => { base(run); change(run); }));
     if (!warned(table) || !table.includes(words)) failures.push(`${why}: the table carries no warning saying '${words}'`);
@@ -35,6 +38,44 @@ const svg = renderSvg(runs);
 for (const want of ['<svg', '00-naive', '01-blocked', 'epoch ×1.50', 'failed', 'Matmul', 'Attention', 'Other', '</svg>'])
     if (!svg.includes(want)) failures.push(`svg lacks: ${want}`);
 if ((svg.match(/<rect /g) ?? []).length < 12) failures.push('svg: too few bars');
+
+// Intervals: the same times give exactly 1; a tenth faster in every round, under
+// noise that moves both builds alike, is faster; a difference smaller than the
+// noise between rounds is within noise.
+const noise = [1.00, 1.21, 0.93, 1.12, 1.05, 0.97, 1.18, 1.02, 0.95, 1.09];
+const old = noise.map((n) => 100 * n);
+const same = ratioInterval(old, old);
+if (same.ratio !== 1 || same.lo !== 1 || same.hi !== 1) failures.push(`identical rounds: ${JSON.stringify(same)}`);
+const tenth = ratioInterval(old.map((x) => x * 0.9), old);
+if (verdict(tenth) !== 'faster' || !(tenth.hi < 1)) failures.push(`a tenth faster every round: ${JSON.stringify(tenth)} ${verdict(tenth)}`);
+const jitter = [1.03, 0.96, 1.04, 0.98, 1.02, 0.97, 1.05, 0.99, 1.01, 0.95];
+const small = ratioInterval(old.map((x, i) => x * jitter[i]), old);
+if (verdict(small) !== 'within noise') failures.push(`a difference inside the noise: ${JSON.stringify(small)} ${verdict(small)}`);
+if (verdict(ratioInterval(old.map((x) => x * 1.1), old)) !== 'slower') failures.push('a tenth slower every round is not called slower');
+
+// A two-runtime run: stage 01 a tenth faster under wasmtime, the same within noise under V8.
+const result = (stage, runtime, mode, rounds) => ({
+    stage, runtime, mode, status: 'ok', round_medians_ms: rounds,
+    forward_ms: { median: rounds.slice().sort((a, b) => a - b)[5], min: Math.min(...rounds), max: Math.max(...rounds) },
+    profile_ms: { matmul: 1, attention: 1, other: 1 },
+});
+const two = {
+    runtimes: { wasmtime: {}, v8: {} }, settings: { rounds: 10, runs: 4 },
+    results: [result('00-a', 'wasmtime', 'epoch', old), result('01-b', 'wasmtime', 'epoch', old.map((x) => x * 0.9)),
+              result('00-a', 'v8', 'plain', old), result('01-b', 'v8', 'plain', old.map((x, i) => x * jitter[i]))],
+};
+const instr = { results: [{ stage: '00-a', runtime: 'wasmtime', per_window: 2e9 }, { stage: '01-b', runtime: 'wasmtime', per_window: 2e9 },
+                          { stage: '00-a', runtime: 'v8', per_window: 1e9 }, { stage: '01-b', runtime: 'v8', per_window: 1e9 }] };
+const forward = renderRuntimeForward(two, instr);
+if (!/\| 01-b \| \d+\.\d \| 0\.900× \[0\.900, 0\.900\] \|/.test(forward)) failures.push(`runtime forward table lacks stage 01's wasmtime step:\n${forward}`);
+if (!forward.includes('2.000e9')) failures.push('runtime forward table lacks the instructions');
+const line = renderVerdict(two, instr, '01');
+if (!/wasmtime[^;]*0\.900×[^;]*faster/.test(line)) failures.push(`verdict: wasmtime's step is not called faster: ${line}`);
+if (!/V8 [^;]*within noise/.test(line)) failures.push(`verdict: V8's step is not called within noise: ${line}`);
+if (/gains nothing/.test(line)) failures.push(`verdict: a step faster under wasmtime is said to gain nothing: ${line}`);
+two.results[1].round_medians_ms = old.map((x, i) => x * jitter[i]);
+if (!/Under wasmtime this step gains nothing/.test(renderVerdict(two, instr, '01'))) failures.push('verdict: a step within noise with the same instructions does not say it gains nothing');
+
 for (const f of failures) console.log(`FAIL: ${f}`);
 console.log(failures.length ? 'report test: FAIL' : 'report test: PASS');
 process.exitCode = failures.length ? 1 : 0;

@@ -62,6 +62,7 @@ def wasmtime_version():
         return None
 
 
+# snippet: wasmtime-config
 def make_engine(args):
     config = wasmtime.Config()
     config.strategy = "cranelift"
@@ -79,6 +80,7 @@ def start_ticker(engine, tick_ms):
             time.sleep(tick_ms / 1000.0)
             engine.increment_epoch()
     threading.Thread(target=tick, name="epoch-ticker", daemon=True).start()
+# end-snippet
 
 
 def run(args):
