@@ -99,40 +99,43 @@ function runtimesText(run) {
 // reading it into a config, and the rest (the stage indexing the vocabulary).
 export function renderTokenizerTable(runs, prefixes) {
     const wanted = (stage) => prefixes.some((p) => stage.startsWith(`${p}-`));
-    const has = (run, stage, mode) => run.results.find((r) => r.stage === stage && r.mode === mode && r.status === 'ok' && r.tok_load_ms);
+    // Two columns: wasmtime with epoch checks and V8 (runs before wasmtime: V8 plain and emulated epoch).
+    const columnsOf = (run) => (run.runtimes ? [['wasmtime|epoch', 'wasmtime'], ['v8|plain', 'V8']] : [['v8|plain', 'plain'], ['v8|epoch', 'epoch']]);
+    const has = (run, stage, key) => run.results.find((r) => !r.sweep && r.stage === stage && `${r.runtime ?? 'v8'}|${r.mode}` === key && r.status === 'ok' && r.tok_load_ms);
     const complete = (run) => {
         const stages = [...new Set(run.results.map((r) => r.stage))].filter(wanted);
-        return stages.length === prefixes.length && stages.every((s) => has(run, s, 'plain') && has(run, s, 'epoch'));
+        return stages.length === prefixes.length && stages.every((s) => columnsOf(run).every(([k]) => has(run, s, k)));
     };
     const run = [...runs].reverse().find(complete);
-    if (!run) throw new Error(`no results run has stages ${prefixes.join(', ')} in plain and epoch mode with tok_load`);
+    if (!run) throw new Error(`no results run has stages ${prefixes.join(', ')} with tok_load under both columns`);
+    const [[k1, n1], [k2, n2]] = columnsOf(run);
     const stages = [...new Set(run.results.map((r) => r.stage))].filter(wanted).sort();
-    const r = (stage, mode) => has(run, stage, mode);
+    const r = (stage, key) => has(run, stage, key);
     const span = (s) => `${fmt(s.median, 2)} (${fmt(s.min, 2)}–${fmt(s.max, 2)})`;
     const first = stages[0];
     const lines = [
-        '| Stage | tok_load, plain (ms) | tok_load, epoch (ms) | Plain, vs ' + first + ' | Epoch, vs ' + first + ' |',
+        `| Stage | tok_load, ${n1} (ms) | tok_load, ${n2} (ms) | ${n1}, vs ${first} | ${n2}, vs ${first} |`,
         '|---|--:|--:|--:|--:|',
     ];
     for (const stage of stages) {
-        const ratio = (mode) => `${fmt(r(stage, mode).tok_load_ms.median / r(first, mode).tok_load_ms.median, 3)}×`;
-        lines.push(`| ${stage} | ${span(r(stage, 'plain').tok_load_ms)} | ${span(r(stage, 'epoch').tok_load_ms)} | ${ratio('plain')} | ${ratio('epoch')} |`);
+        const ratio = (key) => `${fmt(r(stage, key).tok_load_ms.median / r(first, key).tok_load_ms.median, 3)}×`;
+        lines.push(`| ${stage} | ${span(r(stage, k1).tok_load_ms)} | ${span(r(stage, k2).tok_load_ms)} | ${ratio(k1)} | ${ratio(k2)} |`);
     }
     lines.push('');
-    if (r(first, 'plain').tok_parse_ms) {
-        lines.push(`| ${first}'s load, medians | Plain (ms) | Epoch (ms) |`, '|---|--:|--:|');
-        const part = (mode) => {
-            const x = r(first, mode);
+    if (r(first, k1).tok_parse_ms?.n) {
+        lines.push(`| ${first}'s load, medians | ${n1} (ms) | ${n2} (ms) |`, '|---|--:|--:|');
+        const part = (key) => {
+            const x = r(first, key);
             return { parse: x.tok_parse_ms.median, read: x.tok_read_ms.median, load: x.tok_load_ms.median };
         };
-        const p = part('plain'), e = part('epoch');
+        const p = part(k1), e = part(k2);
         lines.push(`| parse tokenizer.json (JSON text → values) | ${fmt(p.parse, 2)} | ${fmt(e.parse, 2)} |`);
         lines.push(`| read the values into a config (31,000 pieces and scores, the charsmap) | ${fmt(p.read, 2)} | ${fmt(e.read, 2)} |`);
         lines.push(`| the rest: the stage builds its hash map and trie (tok_load − both) | ${fmt(p.load - p.parse - p.read, 2)} | ${fmt(e.load - e.parse - e.read, 2)} |`);
         lines.push(`| tok_load | ${fmt(p.load, 2)} | ${fmt(e.load, 2)} |`);
         lines.push('');
     }
-    const n = r(first, 'plain').tok_load_ms.n;
+    const n = r(first, k1).tok_load_ms.n;
     lines.push(`tok_load: \`load_tokenizer()\` in the stage's CLI, a new tokenizer each time, median (min–max) of ${n}; ` +
                'parse and read are timed on their own in the same process, the rest is the difference of medians.');
     lines.push(provenanceLine(run));

@@ -7,7 +7,7 @@
 // The configs, in the order the tables show them: wasmtime with epoch
 // interruption first (what Spin and Akamai Functions run), wasmtime without
 // it (what the checks cost), V8 (what a browser runs).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ratioInterval, verdict } from './stats.mjs';
 import { fmt } from './results.mjs';
@@ -167,24 +167,49 @@ export function renderRuntimeEpoch(run) {
     return lines.join('\n');
 }
 
-// Which proofs a stage adds: the harness commands its bx_stage() lists that
-// the stage before did not, and its kept mistakes.
+// Which proofs a stage adds: the harness commands its bx_stage() lists that the
+// stage before did not, its kept mistakes (VARIANTS and TRAPS) that are new,
+// and tokcheck when its tokenizer files are not the stage before's.
 const PROOF_WORDS = {
     geluchk: 'its GELU against the scalar one on all 2^32 inputs',
     quantchk: 'its quantiser against the scalar one on all 2^32 inputs',
     expchk: 'its exp against bx_expf on all 2^32 inputs',
 };
+const KEYWORDS = new Set(['VARIANTS', 'TRAPS', 'HARNESS_COMMANDS', 'SWEEP_BASE', 'SWEEP']);
+function stageDeclaration(root, stage) {
+    const f = join(root, 'stages', stage, 'CMakeLists.txt');
+    const text = existsSync(f) ? readFileSync(f, 'utf8') : '';
+    const call = text.match(/bx_stage\(([^)]*)\)/)?.[1] ?? '';
+    const lists = {};
+    let key = null;
+    for (const word of call.replace(/#[^\n]*/g, '').split(/\s+/).filter(Boolean)) {
+        if (KEYWORDS.has(word)) { key = word; lists[key] = []; } else if (key) lists[key].push(word);
+    }
+    return lists;
+}
+// The code of a stage's files whose names match `re`, snippet markers left out
+// (a later stage may carry a file over with other markers; the proof carries too).
+function codeOf(root, stage, re) {
+    const dir = join(root, 'stages', stage);
+    if (!existsSync(dir)) return '';
+    return readdirSync(dir).filter((f) => re.test(f)).sort()
+        .map((f) => `${f}\n${readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => !/^\s*(\/\/|#)\s*(end-)?snippet\b/.test(l)).join('\n')}`)
+        .join('\n');
+}
+// The files each exhaustive check proves (a stage whose files are the stage
+// before's carries the proof over, as CTest does).
+const PROOF_FILES = { tokcheck: /^(unigram|tokenizer_|vocab_blob)/, geluchk: /^gelu/, quantchk: /^quantize/, expchk: /^softmax/ };
+const changed = (root, stage, prev, command) => !prev || codeOf(root, stage, PROOF_FILES[command]) !== codeOf(root, prev, PROOF_FILES[command]);
 function proofsOf(root, stage, prev) {
-    const read = (s) => {
-        const f = join(root, 'stages', s, 'CMakeLists.txt');
-        const text = existsSync(f) ? readFileSync(f, 'utf8') : '';
-        const list = (key) => (text.match(new RegExp(`${key}\\s+([^\\n]*)`))?.[1] ?? '').split(/\s+/).filter((w) => /^[a-z][a-z0-9-]*$/.test(w));
-        return { commands: list('HARNESS_COMMANDS'), variants: list('VARIANTS') };
-    };
-    const now = read(stage), before = prev ? read(prev) : { commands: [], variants: [] };
+    const now = stageDeclaration(root, stage), before = prev ? stageDeclaration(root, prev) : {};
+    const list = (d, k) => d[k] ?? [];
     const words = ['every logit bit of the equivalence corpus (`make check`)'];
-    for (const c of now.commands) if (!before.commands.includes(c) && PROOF_WORDS[c]) words.push(PROOF_WORDS[c]);
-    const kept = now.variants.filter((v) => !before.variants.includes(v) && !/mutant/.test(v));
+    if (prev && changed(root, stage, prev, 'tokcheck')) words.push('tokcheck against the reference tokenizer');
+    for (const c of list(now, 'HARNESS_COMMANDS')) {
+        if (PROOF_WORDS[c] && (!list(before, 'HARNESS_COMMANDS').includes(c) || changed(root, stage, prev, c))) words.push(PROOF_WORDS[c]);
+    }
+    const kept = [...list(now, 'VARIANTS'), ...list(now, 'TRAPS')]
+        .filter((v) => ![...list(before, 'VARIANTS'), ...list(before, 'TRAPS')].includes(v) && !/mutant/.test(v));
     if (kept.length) words.push(`kept mistake${kept.length > 1 ? 's' : ''} ${kept.map((v) => `\`${v}\``).join(', ')} caught`);
     return words.join('; ');
 }
