@@ -233,6 +233,16 @@ export function renderPicture(run, instrRun, root, postFigure) {
                    `${ir.every((x) => x === null) ? '–' : ir.map((x) => (x === null ? '–' : `${fmt(x, 3)}×`)).join(' / ')} | ${proofsOf(root, stage, prev)} |`);
     }
     lines.push('');
+    // Where the post ended against where we end, under every config the run measured.
+    const stages = stagesIn(run), last = stages[stages.length - 1], end = stages.find((s) => s.startsWith('09-'));
+    if (end && last !== end) {
+        const parts = CONFIGS.filter((c) => resultOf(run, '09', c.key)).map((c) => {
+            const iv = stepInterval(run, last, end, c.key);
+            return `${c.label} ${judged(iv)}`;
+        });
+        lines.push(`**${last} against ${end}**, where the post ends: ${parts.join('; ')}.`);
+        lines.push('');
+    }
     lines.push('The post\'s column quotes its own figures (local forward pass for steps 1-3, tok_load for step 4, the whole request on ' +
                'Akamai Functions for steps 6-9); ours are one window\'s forward pass in one run. Compare ratios, not milliseconds.');
     return lines.join('\n');
