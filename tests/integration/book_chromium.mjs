@@ -66,6 +66,8 @@ const PROBE = `(() => {
     imgs: [...document.querySelectorAll('img')].map((i) => ({ src: i.getAttribute('src'), complete: i.complete, w: i.naturalWidth, h: i.naturalHeight, shown: i.getBoundingClientRect().width })),
     // One per {{table}} directive that rendered at least one table (a directive may print several).
     tables: [...document.querySelectorAll('.results-table')].filter((d) => d.querySelector('table')).length,
+    // One per {{table}} directive that prints a line instead (a chapter's verdict): text, no table.
+    lines: [...document.querySelectorAll('.results-table')].filter((d) => !d.querySelector('table') && d.textContent.trim().length > 40).length,
     checks: document.querySelectorAll('.check pre').length,
     snippets: document.querySelectorAll('.snippet pre').length,
     diffs: document.querySelectorAll('div.diff pre.diff').length,
@@ -108,6 +110,7 @@ async function main() {
         }
         for (const img of p.imgs) ok(img.complete && img.w > 0, `${where}: image ${img.src} loads`);
         ok(p.tables === ch.tables.length, `${where}: ${ch.tables.length} generated table(s) rendered (found ${p.tables})`);
+        ok(p.lines === (ch.lines ?? []).length, `${where}: ${(ch.lines ?? []).length} generated line(s) rendered (found ${p.lines})`);
         ok(p.snippets === ch.snippets.length, `${where}: ${ch.snippets.length} snippet(s) rendered as code (found ${p.snippets})`);
         ok(p.diffs === ch.diffs.length, `${where}: ${ch.diffs.length} diff(s) rendered (found ${p.diffs})`);
         ok(p.checks === ch.checks.length, `${where}: ${ch.checks.length} check output(s) rendered (found ${p.checks})`);
