@@ -20,11 +20,11 @@
 //          [--jobs 2] [--build build/wasm] [--out bench/results]
 // Prints the results file's path first.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compiler, gitInfo, guestCommand, machine, modelInfo, runtimeInfo } from './lib/guest.mjs';
+import { builtStages, compiler, gitInfo, guestCommand, machine, modelInfo, runtimeInfo } from './lib/guest.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -58,17 +58,6 @@ function writeCorpus() {
     const texts = readFileSync(join(root, 'assets/corpora/eval.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).text);
     mkdirSync(join(root, dirname(CORPUS)), { recursive: true });
     writeFileSync(join(root, CORPUS), `${JSON.stringify({ text: texts.join('\n') })}\n`);
-}
-
-function stagesOf(o) {
-    const dir = resolve(root, o.build, 'stages');
-    const built = existsSync(dir) ? readdirSync(dir).filter((d) => /^\d\d-/.test(d) && existsSync(join(dir, d, 'cli.wasm'))).sort() : [];
-    if (!o.stages) return built;
-    return o.stages.map((nn) => {
-        const match = built.find((d) => d === nn || d.startsWith(`${nn}-`));
-        if (!match) throw new Error(`stage ${nn}: no ${o.build}/stages/${nn}-*/cli.wasm (build it first)`);
-        return match;
-    });
 }
 
 // One count: valgrind around the runtime around `cli bench`.
@@ -107,7 +96,7 @@ async function pool(tasks, jobs) {
 
 async function main() {
     const o = parseArgs(process.argv.slice(2));
-    const stages = stagesOf(o);
+    const stages = builtStages(o.build, o.stages);
     if (!stages.length) throw new Error('no stages built');
     writeCorpus();
     const started = new Date();

@@ -25,7 +25,7 @@ import { fmt, latestByStageMode, loadRuns, resultFiles, stagesOf, trustWarning }
 import { modelHash } from './lib/guest.mjs';
 import { pinnedFile } from './pin.mjs';
 import { ratioInterval, verdict } from './lib/stats.mjs';
-import { intervalText, isRuntimeRun, renderPicture, renderRuntimeEpoch, renderRuntimeForward, renderRuntimeStep, renderVerdict } from './lib/runtime-tables.mjs';
+import { configOf, intervalText, isRuntimeRun, renderPicture, renderRuntimeEpoch, renderRuntimeForward, renderRuntimeStep, renderVerdict } from './lib/runtime-tables.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -100,8 +100,8 @@ function runtimesText(run) {
 export function renderTokenizerTable(runs, prefixes) {
     const wanted = (stage) => prefixes.some((p) => stage.startsWith(`${p}-`));
     // Two columns: wasmtime with epoch checks and V8 (runs before wasmtime: V8 plain and emulated epoch).
-    const columnsOf = (run) => (run.runtimes ? [['wasmtime|epoch', 'wasmtime'], ['v8|plain', 'V8']] : [['v8|plain', 'plain'], ['v8|epoch', 'epoch']]);
-    const has = (run, stage, key) => run.results.find((r) => !r.sweep && r.stage === stage && `${r.runtime ?? 'v8'}|${r.mode}` === key && r.status === 'ok' && r.tok_load_ms);
+    const columnsOf = (run) => (run.runtimes ? [['wasmtime:epoch', 'wasmtime'], ['v8:plain', 'V8']] : [['v8:plain', 'plain'], ['v8:epoch', 'epoch']]);
+    const has = (run, stage, key) => run.results.find((r) => !r.sweep && r.stage === stage && configOf(r) === key && r.status === 'ok' && r.tok_load_ms);
     const complete = (run) => {
         const stages = [...new Set(run.results.map((r) => r.stage))].filter(wanted);
         return stages.length === prefixes.length && stages.every((s) => columnsOf(run).every(([k]) => has(run, s, k)));
@@ -180,10 +180,10 @@ export function renderSweepTable(runs, prefix) {
     if (!run) throw new Error(`no results run swept stage ${prefix} (make bench-sweep STAGE=${prefix})`);
     const results = run.results.filter(inSweep);
     const configs = run.runtimes
-        ? [['wasmtime|epoch', 'wasmtime, epoch on'], ['v8|plain', 'V8']].filter(([k]) => results.some((r) => `${r.runtime}|${r.mode}` === k))
-        : [['v8|plain', 'V8 plain'], ['v8|epoch', 'V8, emulated epoch']];
+        ? [['wasmtime:epoch', 'wasmtime, epoch on'], ['v8:plain', 'V8']].filter(([k]) => results.some((r) => configOf(r) === k))
+        : [['v8:plain', 'V8 plain'], ['v8:epoch', 'V8, emulated epoch']];
     const labels = [...new Set(results.map((r) => r.label))];
-    const get = (label, key) => results.find((r) => r.label === label && `${r.runtime ?? 'v8'}|${r.mode}` === key);
+    const get = (label, key) => results.find((r) => r.label === label && configOf(r) === key);
     const k0 = configs[0][0];
     const base = labels.find((l) => get(l, k0)?.variant === null && get(l, k0)?.stage.startsWith(`${prefix}-`)) ?? labels[0];
     const ok = (r) => r && r.status === 'ok' && r.forward_ms;
@@ -339,10 +339,11 @@ function instructionsRun() {
 }
 
 // The post's own figure for a key of book/data/post-figures.tsv (quoted, attributed in the caption).
+let postFigures = null;  // key -> value, read once
 function postFigure(key) {
-    const tsv = readFileSync(join(here, '..', 'book', 'data', 'post-figures.tsv'), 'utf8');
-    const line = tsv.split('\n').find((l) => l.startsWith(`${key}\t`));
-    return line ? line.split('\t')[1] : '';
+    postFigures ??= new Map(readFileSync(join(here, '..', 'book', 'data', 'post-figures.tsv'), 'utf8').split('\n')
+        .filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t').slice(0, 2)));
+    return postFigures.get(key) ?? '';
 }
 
 function renderRuntimeTable(kind, run, prefix, instrRun) {

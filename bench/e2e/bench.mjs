@@ -33,17 +33,17 @@
 // recorded before and after.
 //
 // usage: node bench/e2e/bench.mjs [--stage NN[,NN..] | --all] [--configs wasmtime:epoch,v8:plain]
-//          [--modes plain,epoch (V8 only; older spelling)] [--runs 4] [--warmup 1] [--rounds 10]
+//          [--runs 4] [--warmup 1] [--rounds 10]
 //          [--tiering turbofan|dynamic] [--corpus assets/corpora/eval.jsonl] [--ref assets/baselines/eval.ref]
 //          [--build build/wasm] [--out bench/results] [--name LABEL] [--no-check]
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { instrument } from '../epoch/instrument.mjs';
 import { summarize } from '../lib/stats.mjs';
-import { benchOnce, check, compiler, configName, gitInfo, machine, modelInfo, parseConfigs, runtimeInfo, stageFlags } from '../lib/guest.mjs';
+import { benchOnce, builtStages, check, compiler, configName, gitInfo, machine, modelInfo, parseConfigs, runtimeInfo, stageFlags } from '../lib/guest.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -59,7 +59,6 @@ function parseArgs(argv) {
         const next = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
         if (a === '--stage') o.stages = next().split(',').filter(Boolean);
         else if (a === '--all') o.all = true;
-        else if (a === '--modes') o.configs = parseConfigs(next().split(',').filter(Boolean).map((m) => `v8:${m}`).join(','));
         else if (a === '--configs') o.configs = parseConfigs(next());
         else if (a === '--runs') o.runs = Number(next());
         else if (a === '--warmup') o.warmup = Number(next());
@@ -83,15 +82,9 @@ function parseArgs(argv) {
 // ---- stages ------------------------------------------------------------------
 
 function findStages(o) {
-    const dir = resolve(root, o.build, 'stages');
-    const built = existsSync(dir) ? readdirSync(dir).filter((d) => /^\d\d-/.test(d) && existsSync(join(dir, d, 'cli.wasm'))).sort() : [];
-    if (o.all) return built;
+    if (o.all) return builtStages(o.build);
     if (!o.stages) throw new Error('give --stage NN or --all');
-    return o.stages.map((nn) => {
-        const match = built.find((d) => d === nn || d.startsWith(`${nn}-`));
-        if (!match) throw new Error(`stage ${nn}: no ${o.build}/stages/${nn}-*/cli.wasm (build it first)`);
-        return match;
-    });
+    return builtStages(o.build, o.stages);
 }
 
 // --sweep: the stage and its exact variants (bx_stage SWEEP), as CMake listed
@@ -206,7 +199,6 @@ function main() {
                 // Each round's median, in round order: ratios and their bootstrap
                 // intervals pair two builds' medians round by round (bench/lib/stats.mjs).
                 round_medians_ms: runs.map((d) => summarize(d.forward_ms).median),
-                round_cpu_medians_ms: cpu.length ? runs.map((d) => summarize(cpuOf(d)).median) : null,
                 // CPU time of the wasm thread: leaves out time the thread sat descheduled.
                 forward_cpu_ms: cpu.length ? { ...summarize(cpu), runs: cpu } : null,
                 profile_ms: { matmul: phase('matmul'), attention: phase('attention'), other: phase('other') },
@@ -230,7 +222,7 @@ function main() {
         if (!res.logits_fnv) continue;
         const first = record.results.find((r) => r.stage === res.stage && r.variant === res.variant && r.logits_fnv);
         if (first === res) continue;
-        res.logits_match = { config: `${first.runtime}:${first.mode}`, same: first.logits_fnv.join() === res.logits_fnv.join() };
+        res.logits_match = { config: configName(first), same: first.logits_fnv.join() === res.logits_fnv.join() };
         if (!res.logits_match.same) Object.assign(res, { status: 'failed', reason: `its logit hash differs from ${res.logits_match.config}'s` });
     }
     record.machine.loadavg_after = loadavg().map((x) => +x.toFixed(2));
@@ -245,7 +237,7 @@ function main() {
     console.log(relative(process.cwd(), file));
     for (const res of record.results) {
         const f = res.forward_ms;
-        console.log(`${res.stage.padEnd(16)} ${(res.label ?? '').padEnd(8)} ${`${res.runtime}:${res.mode}`.padEnd(14)} ${res.status.padEnd(9)} ` +
+        console.log(`${res.stage.padEnd(16)} ${(res.label ?? '').padEnd(8)} ${configName(res).padEnd(14)} ${res.status.padEnd(9)} ` +
             (f ? `forward median ${f.median.toFixed(1)} ms (min ${f.min.toFixed(1)}, max ${f.max.toFixed(1)}, n=${f.n})` +
                  (res.forward_cpu_ms ? `, CPU median ${res.forward_cpu_ms.median.toFixed(1)} ms` : '') : res.reason ?? ''));
     }

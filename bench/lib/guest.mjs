@@ -85,6 +85,20 @@ export function gitInfo() {
     return { commit, dirty: dirty === null ? null : dirty.length > 0 };
 }
 
+// The stages the build has a CLI for (directory names NN-name, in order); with
+// `wanted` (NN or NN-name each), just those, in that order, or an error naming
+// the first one not built.
+export function builtStages(buildDir, wanted = null) {
+    const dir = resolve(root, buildDir, 'stages');
+    const built = existsSync(dir) ? readdirSync(dir).filter((d) => /^\d\d-/.test(d) && existsSync(join(dir, d, 'cli.wasm'))).sort() : [];
+    if (!wanted) return built;
+    return wanted.map((nn) => {
+        const match = built.find((d) => d === nn || d.startsWith(`${nn}-`));
+        if (!match) throw new Error(`stage ${nn}: no ${buildDir}/stages/${nn}-*/cli.wasm (build it first)`);
+        return match;
+    });
+}
+
 // What each runtime is, for the results file: Node and V8's versions and flags;
 // wasmtime's version and settings as its host reports them (--describe).
 export function runtimeInfo(o, runtimes) {

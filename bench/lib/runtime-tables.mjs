@@ -11,20 +11,22 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ratioInterval, verdict } from './stats.mjs';
 import { fmt } from './results.mjs';
+import { configName } from './guest.mjs';
 
 export const CONFIGS = [
-    { key: 'wasmtime|epoch', label: 'wasmtime, epoch on', short: 'wasmtime' },
-    { key: 'wasmtime|plain', label: 'wasmtime, epoch off', short: 'wasmtime, no epoch' },
-    { key: 'v8|plain', label: 'V8', short: 'V8' },
+    { key: 'wasmtime:epoch', label: 'wasmtime, epoch on', short: 'wasmtime' },
+    { key: 'wasmtime:plain', label: 'wasmtime, epoch off', short: 'wasmtime, no epoch' },
+    { key: 'v8:plain', label: 'V8', short: 'V8' },
 ];
 const INSTRUCTION_RUNTIMES = [['wasmtime', 'wasmtime'], ['v8', 'V8']];
 
 export const isRuntimeRun = (run) => Boolean(run?.runtimes);
+// A result's config, "runtime:mode" (runs from before wasmtime were all V8's).
+export const configOf = (r) => configName({ runtime: r.runtime ?? 'v8', mode: r.mode });
 
 // The run's result for a stage prefix ("09") and config key, when it passed.
 export function resultOf(run, prefix, key) {
-    const [runtime, mode] = key.split('|');
-    return run.results.find((r) => !r.sweep && r.stage.startsWith(`${prefix}-`) && (r.runtime ?? 'v8') === runtime && r.mode === mode) ?? null;
+    return run.results.find((r) => !r.sweep && r.stage.startsWith(`${prefix}-`) && configOf(r) === key) ?? null;
 }
 const ok = (r) => r && r.status === 'ok' && r.forward_ms;
 
@@ -63,7 +65,7 @@ const cell = (r) => (!r ? '–' : r.status === 'failed' ? `**failed** (${r.reaso
 // `forward`: every stage, each config's median and its step from the stage
 // before (interval), instructions per window, the phase split under wasmtime.
 export function renderRuntimeForward(run, instrRun) {
-    const configs = CONFIGS.filter((c) => run.results.some((r) => `${r.runtime}|${r.mode}` === c.key));
+    const configs = CONFIGS.filter((c) => run.results.some((r) => configOf(r) === c.key));
     const head = ['Stage'];
     for (const c of configs) head.push(`${c.label} (ms)`, `÷ previous, ${c.short} [95%]`);
     if (instrRun) for (const [, name] of INSTRUCTION_RUNTIMES) head.push(`Instructions per window, ${name}`);
@@ -77,7 +79,7 @@ export function renderRuntimeForward(run, instrRun) {
             row.push(prev ? intervalText(stepInterval(run, stage, prev, c.key)) : '');
         }
         if (instrRun) for (const [rt] of INSTRUCTION_RUNTIMES) row.push(perWindow(instructionsOf(instrRun, stage, rt)));
-        const w = resultOf(run, stage.slice(0, 2), 'wasmtime|epoch');
+        const w = resultOf(run, stage.slice(0, 2), 'wasmtime:epoch');
         row.push(ok(w) ? `${fmt(w.profile_ms.matmul)} / ${fmt(w.profile_ms.attention)} / ${fmt(w.profile_ms.other)}` : '–');
         lines.push(`| ${row.join(' | ')} |`);
     }
@@ -118,7 +120,7 @@ export function renderRuntimeStep(run, instrRun, prefix) {
                        `${a && b ? (b < a ? 'fewer' : b > a ? 'more' : 'the same') : '–'} | ${r0 ? `${fmt(r0, 2)}×` : '–'} |`);
         }
     }
-    const w = resultOf(run, prefix, 'wasmtime|epoch'), wb = prev ? resultOf(run, prev.slice(0, 2), 'wasmtime|epoch') : null;
+    const w = resultOf(run, prefix, 'wasmtime:epoch'), wb = prev ? resultOf(run, prev.slice(0, 2), 'wasmtime:epoch') : null;
     lines.push('');
     if (ok(w) && ok(wb)) {
         lines.push(`Phases under wasmtime with epoch on, ${prev} → ${stage} (ms per forward, means): matmul ${fmt(wb.profile_ms.matmul)} → ${fmt(w.profile_ms.matmul)}, ` +
@@ -137,8 +139,8 @@ export function renderVerdict(run, instrRun, prefix) {
     if (!stage) throw new Error(`the pinned run has no stage ${prefix}`);
     const prev = previousOf(run, stage);
     if (!prev) return `**Verdict, stage ${prefix}:** the first stage; every ratio in the book is taken against it.`;
-    const wt = stepInterval(run, stage, prev, 'wasmtime|epoch');
-    const v8 = stepInterval(run, stage, prev, 'v8|plain');
+    const wt = stepInterval(run, stage, prev, 'wasmtime:epoch');
+    const v8 = stepInterval(run, stage, prev, 'v8:plain');
     const iw = instrRatio(instrRun, stage, prev, 'wasmtime'), iv = instrRatio(instrRun, stage, prev, 'v8');
     const parts = [`under wasmtime with epoch interruption (what Spin runs) ${judged(wt)}`, `under V8 ${judged(v8)}`];
     if (iw !== null || iv !== null) parts.push(`instructions per window ${iw !== null ? `${fmt(iw, 3)}× under wasmtime` : ''}${iw !== null && iv !== null ? ', ' : ''}${iv !== null ? `${fmt(iv, 3)}× under V8` : ''}`);
@@ -157,7 +159,7 @@ export function renderRuntimeEpoch(run) {
                    '|---|--:|--:|--:|--:|--:|'];
     for (const stage of stagesIn(run)) {
         const p = stage.slice(0, 2);
-        const on = resultOf(run, p, 'wasmtime|epoch'), off = resultOf(run, p, 'wasmtime|plain'), v8 = resultOf(run, p, 'v8|plain');
+        const on = resultOf(run, p, 'wasmtime:epoch'), off = resultOf(run, p, 'wasmtime:plain'), v8 = resultOf(run, p, 'v8:plain');
         const pair = (a, b) => (ok(a) && ok(b) ? intervalText(ratioInterval(a.round_medians_ms, b.round_medians_ms)) : '–');
         lines.push(`| ${stage} | ${cell(on)} | ${cell(off)} | ${pair(on, off)} | ${cell(v8)} | ${pair(on, v8)} |`);
     }
@@ -229,7 +231,7 @@ export function renderPicture(run, instrRun, root, postFigure) {
         };
         const ir = prev ? ['wasmtime', 'v8'].map((rt) => instrRatio(instrRun, stage, prev, rt)) : [null, null];
         const post = POST[p] ? postFigure(POST[p]) : '';
-        lines.push(`| ${stage} | ${post} | ${both('wasmtime|epoch')} | ${both('v8|plain')} | ` +
+        lines.push(`| ${stage} | ${post} | ${both('wasmtime:epoch')} | ${both('v8:plain')} | ` +
                    `${ir.every((x) => x === null) ? '–' : ir.map((x) => (x === null ? '–' : `${fmt(x, 3)}×`)).join(' / ')} | ${proofsOf(root, stage, prev)} |`);
     }
     lines.push('');

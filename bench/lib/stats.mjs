@@ -1,4 +1,6 @@
 // Order statistics for timing samples, and ratios with bootstrap intervals.
+import { generator } from './random.mjs';
+
 // Order statistics: the median is the figure we quote (one
 // slow run, a page fault or another process, moves the mean but not the median).
 export function summarize(values) {
@@ -12,19 +14,6 @@ export function summarize(values) {
 }
 
 const median = (v) => summarize(v).median;
-
-// A small seeded generator (mulberry32): the same results file always gives
-// the same intervals, so a rebuilt book never moves a number by chance.
-function generator(seed) {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 // The ratio of two builds' times with a 95% bootstrap interval over rounds.
 // `a` and `b` are per-round medians in round order: round i of both ran in the

@@ -38,6 +38,7 @@ import path from 'node:path';
 import { nodeTools, root, stageNames, wasmBuild } from './lib/env.mjs';
 import { startServer } from './lib/server.mjs';
 import { postRedact } from './redact_lib.mjs';
+import { generator } from '../../bench/lib/random.mjs';
 
 const require = createRequire(import.meta.url);
 const { Tokenizer } = require(path.join(nodeTools, 'node_modules/@anush008/tokenizers'));
@@ -59,18 +60,6 @@ const SENTENCES = [
 ];
 const CASES_PER_CATEGORY = Number(process.env.BX_HOSTILE_PER_CATEGORY ?? 340);
 const LAYOUTS = ['after', 'spaced', 'around', 'between'];
-
-// mulberry32: a small seeded generator, so every run makes the same cases.
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Every code point of each category, from the Unicode data Node carries.
 function categories() {
