@@ -10,6 +10,10 @@
 #                       (+ o_text.*.tok.jsonl: fortune cookies without PII, all O;
 #                        + prose.tok.jsonl: real prose from Debian packages, see prose.mjs)
 #   make prose          real prose -> $(RECIPE_WORK)/corpus/prose.jsonl (training) and heldout.jsonl (never trained on)
+#   make numbers        number-heavy real prose (LibreOffice help, Debian Administrator's Handbook), halved by
+#                       document -> $(RECIPE_WORK)/corpus/numbers.jsonl (training) and numbers-heldout.jsonl
+#   make negatives      the training half's texts on which the committed model reports an entity (every one
+#                       is spurious) -> $(RECIPE_WORK)/corpus/negatives.jsonl, hard negatives for the trainer
 
 NODE_TOOLS ?= common/node
 NODE ?= node
@@ -28,7 +32,7 @@ RECIPE_APT := python3-torch libopenblas0-openmp python3-sentencepiece python3-nu
 	wamerican wfrench wngerman wspanish witalian wdutch fortunes fortunes-de fortunes-it fortunes-es \
 	$(RECIPE_PROSE_APT)
 
-.PHONY: setup-recipe corpus prose tokenizer tokenizer-install tokdata
+.PHONY: setup-recipe corpus prose numbers negatives tokenizer tokenizer-install tokdata
 
 setup-recipe:
 	apt-get install -y --no-install-recommends $(RECIPE_APT)
@@ -54,7 +58,8 @@ $(RECIPE_WORK)/tokenizer/tokenizer.json: $(RECIPE_WORK)/corpus/train.jsonl $(REC
 tokenizer-install: $(RECIPE_WORK)/tokenizer/tokenizer.json
 	cp $< $(TOKENIZER_JSON)
 
-tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.tok.jsonl $(RECIPE_WORK)/data/prose.tok.jsonl
+tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.tok.jsonl $(RECIPE_WORK)/data/prose.tok.jsonl \
+	$(RECIPE_WORK)/data/numbers.tok.jsonl
 $(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
@@ -66,6 +71,31 @@ $(RECIPE_WORK)/corpus/prose.jsonl: $(RECIPE_DIR)/corpus/prose.mjs $(RECIPE_DIR)/
 $(RECIPE_WORK)/data/prose.tok.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits prose
+# Number-heavy prose (numbers.mjs): the packages are downloaded and unpacked under the work tree, not
+# installed (LibreOffice's help would pull LibreOffice in). Pinned to Debian 12's versions by apt.
+NUMBERS_DEBS := libreoffice-help-en-us libreoffice-help-de libreoffice-help-fr libreoffice-help-es \
+	libreoffice-help-it libreoffice-help-nl debian-handbook
+numbers: $(RECIPE_WORK)/corpus/numbers.jsonl
+$(RECIPE_WORK)/debs/root/usr/share/libreoffice/help:
+	rm -rf $(RECIPE_WORK)/debs && mkdir -p $(RECIPE_WORK)/debs/root
+	cd $(RECIPE_WORK)/debs && apt-get download $(NUMBERS_DEBS)
+	for f in $(RECIPE_WORK)/debs/*.deb; do dpkg-deb -x $$f $(RECIPE_WORK)/debs/root; done
+$(RECIPE_WORK)/corpus/numbers.jsonl: $(RECIPE_DIR)/corpus/numbers.mjs $(RECIPE_DIR)/corpus/prose.mjs \
+		$(NODE_TOOLS)/node_modules/@faker-js/faker/package.json | $(RECIPE_WORK)/debs/root/usr/share/libreoffice/help
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/corpus/numbers.mjs --root $(RECIPE_WORK)/debs/root --out $(RECIPE_WORK)/corpus
+$(RECIPE_WORK)/data/numbers.tok.jsonl: $(RECIPE_WORK)/corpus/numbers.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
+		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits numbers
+# Hard negatives: what the model in assets/model marks in the training half's plain texts (mine_negatives.mjs
+# asks the last stage's service). Mined once, before training; the trainer reads negatives.tok.jsonl.
+negatives: $(RECIPE_WORK)/data/negatives.tok.jsonl
+$(RECIPE_WORK)/corpus/negatives.jsonl: $(RECIPE_WORK)/corpus/numbers.jsonl $(RECIPE_DIR)/train/mine_negatives.mjs
+	$(MAKE) build-wasm
+	$(NODE) $(RECIPE_DIR)/train/mine_negatives.mjs --in $(RECIPE_WORK)/corpus/numbers.jsonl --out $@
+$(RECIPE_WORK)/data/negatives.tok.jsonl: $(RECIPE_WORK)/corpus/negatives.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
+		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits negatives
+
 # Ordinary text without PII (fortune cookies, all O): trained on, and its dev part scored for false positives.
 $(RECIPE_WORK)/data/o_text.train.tok.jsonl: $(TOKENIZER_JSON) $(RECIPE_DIR)/train/o_text.py
 	@mkdir -p $(RECIPE_WORK)/data

@@ -91,9 +91,8 @@ bool skip_fragment_start(std::string_view text, const bx::words::WordMap& words,
 }
 
 // The marks that end or divide a sentence, in ASCII, fullwidth and CJK forms.
-// Only these: a symbol that ends an entity may read as a letter to the model
-// (NFKC makes the square "🈸" a Han character), and a bracket or quote is part
-// of how the entity was written.
+// Only these and the brackets and quotes below: a symbol that ends an entity
+// may read as a letter to the model (NFKC makes the square "🈸" a Han character).
 bool is_sentence_punctuation(char32_t c) {
     switch (c) {
         case U'.': case U',': case U';': case U':': case U'!': case U'?':
@@ -105,20 +104,99 @@ bool is_sentence_punctuation(char32_t c) {
     }
 }
 
-// Moves the end of `range` back over the sentence punctuation it ends with,
-// if a letter, digit or mark comes before it (a range of punctuation alone is
-// left as the model gave it).
-void drop_sentence_punctuation(std::string_view text, ByteRange& range) {
+// A bracket or quote pair: what opens it and what closes it. A straight quote
+// opens and closes with the same character.
+struct Pair {
+    char32_t open;
+    char32_t close;
+};
+constexpr Pair kPairs[] = {
+    {U'(', U')'}, {U'[', U']'}, {U'{', U'}'}, {U'\u00AB', U'\u00BB'} /* « » */, {U'\u2039', U'\u203A'} /* ‹ › */,
+    {U'\u201C', U'\u201D'} /* “ ” */, {U'\u201E', U'\u201C'} /* „ “ */, {U'\u2018', U'\u2019'} /* ‘ ’ */,
+    {U'\u201A', U'\u2018'} /* ‚ ‘ */, {U'"', U'"'}, {U'\'', U'\''}, {U'\uFF08', U'\uFF09'} /* （ ） */,
+    {U'\uFF3B', U'\uFF3D'} /* ［ ］ */, {U'\u300C', U'\u300D'} /* 「 」 */, {U'\u300E', U'\u300F'} /* 『 』 */,
+    {U'\u3010', U'\u3011'} /* 【 】 */, {U'\u300A', U'\u300B'} /* 《 》 */, {U'\u3008', U'\u3009'} /* 〈 〉 */,
+};
+
+// How many times each character of a pair occurs in text[begin, end).
+struct PairCount {
+    int opens = 0;
+    int closes = 0;
+};
+PairCount count_pair(std::string_view text, std::size_t begin, std::size_t end, const Pair& pair) {
+    PairCount n;
+    for (std::size_t at = begin; at < end;) {
+        const char32_t c = bx::utf8::decode(text, at);
+        if (c == pair.open) ++n.opens;
+        else if (c == pair.close) ++n.closes;
+    }
+    return n;
+}
+
+// `c`, ending an entity text[begin, end) right after it, closes nothing the
+// entity opened: for each pair `c` closes, what lies between the entity's first
+// character (when that character opens the same pair: "(030 1234567)" is
+// enclosed, not written with brackets) and `c` holds no opener left open. A
+// straight quote is left open when an odd number of them lie there.
+bool closes_nothing_inside(std::string_view text, std::size_t begin, std::size_t end, char32_t c) {
+    std::size_t after_first = begin;
+    const char32_t first = begin < end ? bx::utf8::decode(text, after_first) : 0;
+    bool is_closer = false;
+    for (const Pair& pair : kPairs) {
+        if (pair.close != c) continue;
+        is_closer = true;
+        const PairCount n = count_pair(text, first == pair.open ? after_first : begin, end, pair);
+        if (pair.open == pair.close ? n.closes % 2 == 1 : n.opens > n.closes) return false;
+    }
+    return is_closer;
+}
+
+// `c`, starting an entity whose text after it is text[begin, end), opens
+// something the entity never closes.
+bool opens_nothing_inside(std::string_view text, std::size_t begin, std::size_t end, char32_t c) {
+    bool is_opener = false;
+    for (const Pair& pair : kPairs) {
+        if (pair.open != c) continue;
+        is_opener = true;
+        const PairCount n = count_pair(text, begin, end, pair);
+        if (pair.open == pair.close ? n.closes % 2 == 1 : n.closes > n.opens) return false;
+    }
+    return is_opener;
+}
+
+// Moves the end of `range` back over what the sentence put after the entity:
+// sentence punctuation, and brackets or quotes that close nothing the entity
+// opened ("(030 1234567)." ends at "7"), as long as a letter, digit or mark
+// comes before the new end (a range of punctuation alone is left as the model
+// gave it). Punctuation inside the entity ("example.com", "(415) 555-0132")
+// and a bracket the entity opened stay.
+void drop_trailing_punctuation(std::string_view text, ByteRange& range) {
     std::size_t end = range.end;
     while (end > range.begin) {
         std::size_t start = end - 1;
         while (start > range.begin && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
         std::size_t at = start;
-        if (!is_sentence_punctuation(bx::utf8::decode(text, at))) break;
+        const char32_t c = bx::utf8::decode(text, at);
+        // The entity tests and their mutant (bx_unpaired_bracket_mutant_tests) check this.
+        // mutation-point: unpaired-bracket
+        const bool sentence_mark = is_sentence_punctuation(c) || closes_nothing_inside(text, range.begin, start, c);
+        if (!sentence_mark) break;
         end = start;
+        if (end > range.begin && is_letter_digit_or_mark(bx::words::class_before(text, end))) range.end = end;
     }
-    if (end < range.end && end > range.begin && is_letter_digit_or_mark(bx::words::class_before(text, end))) {
-        range.end = end;
+}
+
+// Moves the start of `range` past brackets and quotes that open something the
+// entity never closes ("(030 1234567" starts at "0"), when a letter, digit or
+// mark follows.
+void drop_leading_openers(std::string_view text, ByteRange& range) {
+    while (range.begin < range.end) {
+        std::size_t next = range.begin;
+        const char32_t c = bx::utf8::decode(text, next);
+        if (next >= range.end || !opens_nothing_inside(text, next, range.end, c)) break;
+        std::size_t after = next;
+        if (!is_letter_digit_or_mark(bx::words::class_of(bx::utf8::decode(text, after)))) break;
+        range.begin = next;
     }
 }
 
@@ -157,10 +235,12 @@ std::vector<Entity> locate_entities(std::string_view text, const std::vector<Tok
         // mutation-point: whole-words
         words.widen_to_words(range.begin, range.end);
         // A "." or "," the model put at the end ("030 1234567.") is the
-        // sentence's, not the entity's. The entity tests and their mutant
-        // (bx_sentence_punctuation_mutant_tests) check this.
+        // sentence's, not the entity's, and so is a bracket the entity did not
+        // open. The entity tests and their mutants
+        // (bx_sentence_punctuation_mutant_tests, bx_unpaired_bracket_mutant_tests) check this.
         // mutation-point: sentence-punctuation
-        drop_sentence_punctuation(text, range);
+        drop_trailing_punctuation(text, range);
+        drop_leading_openers(text, range);
 
         placed.push_back({range, span.type, span.score, span.probability_sum, span.tokens()});
         // Merge backwards while the newest overlaps the one before it; this

@@ -119,8 +119,9 @@ function redactAll(cli, texts) {
   return lines.map((line) => JSON.parse(line));
 }
 
-// common/service/entities.cpp: is_sentence_punctuation.
-const SENTENCE_PUNCTUATION = /^[.,;:!?\u3002\u3001\uFF0E\uFF0C\uFF1B\uFF1A\uFF01\uFF1F\u2026]+$/u;
+// common/service/entities.cpp: is_sentence_punctuation, and the closing brackets and quotes of kPairs
+// (one the entity did not open is the sentence's too).
+const SENTENCE_PUNCTUATION = /^[.,;:!?\u3002\u3001\uFF0E\uFF0C\uFF1B\uFF1A\uFF01\uFF1F\u2026)\]}\u00BB\u203A\u201D\u201C\u2019\u2018"'\uFF09\uFF3D\u300D\u300F\u3011\u300B\u3009]+$/u;
 
 // What the model labelled, in order, without positions.
 const readingOf = (answer) => JSON.stringify((answer.tokens ?? []).map(([, , token, label]) => [token, label]));

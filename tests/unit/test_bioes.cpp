@@ -364,3 +364,33 @@ TEST_CASE("an entity does not take the sentence's punctuation after it", "[bioes
     CHECK(written[0].text == "anna@example.com");
     CHECK(written[1].text == "+");
 }
+
+TEST_CASE("an entity does not take a bracket or quote it did not open", "[bioes][entities][unpaired-bracket]") {
+    const LabelScheme s = format_scheme();
+    // "Call (030 1234567)." with "(030" and "1234567)." tokens of the phone span.
+    const std::string text = "Call (030 1234567).";
+    const std::vector<ByteRange> tokens{{0, 4}, {4, 9}, {9, 19}};
+    const std::vector<TokenSpan> phone{{1, 2, kCity, 0.5f, 1.0f}};
+    const auto found = locate_entities(text, phone, tokens, s);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].text == "030 1234567");
+    CHECK(redact_entities(text, found) == "Call ([CITY]).");
+    // Quotes and guillemets around a name, a closing bracket the entity opened.
+    const std::string quoted = "He said \"Anna\" and \u00ABWeber\u00BB, (415) 555-0132)";
+    const std::vector<ByteRange> q_tokens{{0, 2}, {2, 7}, {7, 14}, {14, 18}, {18, 29}, {29, 35}, {35, 45}};
+    const std::vector<TokenSpan> q_spans{{2, 2, kCity, 0.5f, 0.5f}, {4, 4, kCity, 0.5f, 0.5f}, {5, 6, kCity, 0.5f, 1.0f}};
+    const auto q = locate_entities(quoted, q_spans, q_tokens, s);
+    REQUIRE(q.size() == 3);
+    CHECK(q[0].text == "Anna");
+    CHECK(q[1].text == "Weber");
+    CHECK(q[2].text == "(415) 555-0132");
+    // Brackets around the whole entity are the sentence's, those inside it
+    // stay, and a lone bracket the model labelled alone is left as it was.
+    const std::string inner = "ticket [a(b)c] )";
+    const std::vector<ByteRange> i_tokens{{0, 6}, {6, 14}, {14, 15}, {15, 16}};
+    const std::vector<TokenSpan> i_spans{{1, 1, kCity, 0.5f, 0.5f}, {3, 3, kCity, 0.5f, 0.5f}};
+    const auto kept = locate_entities(inner, i_spans, i_tokens, s);
+    REQUIRE(kept.size() == 2);
+    CHECK(kept[0].text == "a(b)c");
+    CHECK(kept[1].text == ")");
+}

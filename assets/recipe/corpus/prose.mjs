@@ -42,7 +42,7 @@ const require = createRequire(path.join(nodeTools, 'package.json'));
 const Faker = require('@faker-js/faker');
 
 export const LANGS = ['en', 'de', 'fr', 'es', 'it', 'nl'];
-const FAKERS = { en: Faker.fakerEN_US, fr: Faker.fakerFR, de: Faker.fakerDE, es: Faker.fakerES, it: Faker.fakerIT, nl: Faker.fakerNL };
+export const FAKERS = { en: Faker.fakerEN_US, fr: Faker.fakerFR, de: Faker.fakerDE, es: Faker.fakerES, it: Faker.fakerIT, nl: Faker.fakerNL };
 
 // ---------------------------------------------------------------------------------------
 // Text clean-up shared by every source.
@@ -90,7 +90,7 @@ function readMaybeGz(file) {
   const b = fs.readFileSync(file);
   return (file.endsWith('.gz') ? zlib.gunzipSync(b) : b).toString('utf8');
 }
-function listFiles(dir, pred) {
+export function listFiles(dir, pred) {
   if (!fs.existsSync(dir)) return [];
   const out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {

@@ -422,6 +422,22 @@ def write_md(rep, path):
         for k, v in sorted(h["per_language"].items()):
             L.append(f"| {k} | {v['texts']} | {v['words']} | {v['spurious']} | **{v['per_1000_words']}** | "
                      f"{v['texts_with_entities']} |")
+        nb = sv.get("numbers")
+        if nb:
+            L.append(f"\n### Held-out number-heavy prose: {nb['all']['texts']} texts, {nb['all']['words']} words "
+                     f"(`{sv['numbers_file']}`: LibreOffice's help and the Debian Administrator's Handbook, documents "
+                     "never trained on, no PII: every entity is spurious)\n")
+            L.append("| language | texts | words | spurious entities | per 1,000 words | texts with an entity |")
+            L.append("|---|---|---|---|---|---|")
+            for k, v in sorted(nb["per_language"].items()):
+                L.append(f"| {k} | {v['texts']} | {v['words']} | {v['spurious']} | **{v['per_1000_words']}** | "
+                         f"{v['texts_with_entities']} |")
+            L.append("\nPer kind of number (numbers.mjs's `numberKinds`; an entity counts once for each kind of "
+                     "number it overlaps, under \"words\" when it overlaps none):\n")
+            L.append("| kind | numbers in the set | spurious entities |")
+            L.append("|---|---|---|")
+            for k, v in sorted(nb["per_kind_of_number"].items(), key=lambda kv: (kv[0] == "words", kv[0])):
+                L.append(f"| {k} | {v['numbers'] if v['numbers'] is not None else '–'} | {v['spurious']} |")
         ev, hw = sv["eval"], sv["handwritten"]
         L.append(f"\nEval corpus (`assets/corpora/eval.jsonl`): {ev['detected']} of {ev['pii']} PII strings covered, "
                  f"{ev['spurious']} spurious entities. Hand-written texts: {hw['detected']} of {hw['pii']} "
@@ -434,6 +450,31 @@ def write_md(rep, path):
         for r in sv["min_score_study"]:
             L.append(f"| {r['min_score']} | {r['heldout_spurious']} | {r['heldout_worst_per_1000_words']} | "
                      f"{r['eval_detected']}/{r['eval_pii']} | {r['eval_spurious']} | {r['handwritten_percent']} |")
+    prev = rep.get("service_previous")
+    if sv and prev:
+        L.append("\n## Against the previous model\n")
+        L.append(f"The same script and sets through the service, on a component built with the model this one "
+                 f"replaced (sha256 `{prev['model_sha256'][:16]}...`, `{prev['file']}`):\n")
+        L.append("| | previous model | this model |")
+        L.append("|---|---|---|")
+        for key, name in (("heldout", "held-out prose"), ("numbers", "held-out number-heavy prose")):
+            if key not in prev or key not in sv:
+                continue
+            a_, b_ = prev[key], sv[key]
+            L.append(f"| {name}: spurious entities | {a_['all']['spurious']} | {b_['all']['spurious']} |")
+            for lang in sorted(b_["per_language"]):
+                L.append(f"| {name}, {lang}: per 1,000 words | {a_['per_language'][lang]['per_1000_words']} | "
+                         f"{b_['per_language'][lang]['per_1000_words']} |")
+        if "numbers" in prev and "numbers" in sv:
+            for k in sorted(sv["numbers"]["per_kind_of_number"]):
+                a_k = prev["numbers"]["per_kind_of_number"].get(k, {"spurious": 0})
+                L.append(f"| number-heavy prose, spurious on {k} | {a_k['spurious']} | "
+                         f"{sv['numbers']['per_kind_of_number'][k]['spurious']} |")
+        L.append(f"| eval corpus: PII strings covered | {prev['eval']['detected']}/{prev['eval']['pii']} | "
+                 f"{sv['eval']['detected']}/{sv['eval']['pii']} |")
+        L.append(f"| eval corpus: spurious entities | {prev['eval']['spurious']} | {sv['eval']['spurious']} |")
+        L.append(f"| hand-written texts: PII strings covered | {prev['handwritten']['percent']}% | "
+                 f"{sv['handwritten']['percent']}% |")
     acc = rep.get("acceptance", {})
     if acc:
         L.append("\n## Acceptance\n")
@@ -454,27 +495,44 @@ def sha256(path):
     return h.hexdigest()
 
 
-def fold_service(rep, path):
-    """Folds service_eval.mjs's results (POST /redact) into the report, with their acceptance lines."""
+SERVICE_KEYS = ("stage", "date", "commit", "service_min_score", "heldout_file", "heldout", "numbers_file", "numbers",
+                "eval", "handwritten", "min_score_study", "model_sha256")
+
+
+def service_summary(sv, path):
+    out = {k: sv[k] for k in SERVICE_KEYS if k in sv}
+    out["file"] = os.path.relpath(path, ROOT)
+    for k in ("heldout", "numbers", "eval", "handwritten"):
+        for drop in ("spurious_entities", "missed"):
+            out.get(k, {}).pop(drop, None)
+    return out
+
+
+def fold_service(rep, path, previous=None):
+    """Folds service_eval.mjs's results (POST /redact) into the report, with their acceptance lines;
+    `previous`: the same script's results on a component with the model this one replaced."""
     sv = json.load(open(path, encoding="utf-8"))
     if sv.get("model_sha256") != rep["model"]["sha256"]:
         sys.exit(f"evaluate: {path} was measured on another model; run service_eval.mjs again")
-    keep = ("stage", "date", "commit", "service_min_score", "heldout_file", "heldout", "eval", "handwritten",
-            "min_score_study")
-    rep["service"] = {k: sv[k] for k in keep if k in sv}
-    rep["service"]["file"] = os.path.relpath(path, ROOT)
-    for k in ("heldout", "eval", "handwritten"):
-        for drop in ("spurious_entities", "missed"):
-            rep["service"][k].pop(drop, None)
+    rep["service"] = service_summary(sv, path)
+    if previous and os.path.exists(previous):
+        pv = json.load(open(previous, encoding="utf-8"))
+        if pv.get("model_sha256") == rep["model"]["sha256"]:
+            sys.exit(f"evaluate: {previous} was measured on this model, not the previous one")
+        rep["service_previous"] = service_summary(pv, previous)
     worst = sv["heldout"]["all"]["worst_language_per_1000_words"]
     ev, hw = sv["eval"], sv["handwritten"]
-    rep["acceptance"]["held-out prose: at most 1 spurious entity per 1,000 words in every language"] = \
-        f"worst {worst} -> {'PASS' if worst <= 1 else 'FAIL'}"
-    rep["acceptance"]["eval corpus through the service: >= 80 of 83 PII strings, <= 5 spurious"] = \
+    rep["acceptance"]["held-out prose: at most 0.5 spurious entities per 1,000 words in every language"] = \
+        f"worst {worst} -> {'PASS' if worst <= 0.5 else 'FAIL'}"
+    if "numbers" in sv:
+        wn = sv["numbers"]["all"]["worst_language_per_1000_words"]
+        rep["acceptance"]["held-out number-heavy prose: at most 1 spurious entity per 1,000 words in every language"] = \
+            f"worst {wn} -> {'PASS' if wn <= 1 else 'FAIL'}"
+    rep["acceptance"]["eval corpus through the service: all 83 PII strings, <= 3 spurious"] = \
         f"{ev['detected']}/{ev['pii']}, {ev['spurious']} spurious -> " \
-        f"{'PASS' if ev['detected'] >= 80 and ev['spurious'] <= 5 else 'FAIL'}"
-    rep["acceptance"]["hand-written through the service >= 94%"] = \
-        f"{hw['percent']}% -> {'PASS' if hw['percent'] >= 94 else 'FAIL'}"
+        f"{'PASS' if ev['detected'] == ev['pii'] and ev['spurious'] <= 3 else 'FAIL'}"
+    rep["acceptance"]["hand-written through the service >= 96%"] = \
+        f"{hw['percent']}% -> {'PASS' if hw['percent'] >= 96 else 'FAIL'}"
 
 
 def main():
@@ -499,6 +557,9 @@ def main():
     ap.add_argument("--service-eval", default=os.path.join(ROOT, "assets/model/service-eval.json"),
                     help="service_eval.mjs's results (POST /redact: held-out prose, eval corpus, hand-written, "
                          "minimum-score study), folded into the report when present and of this model")
+    ap.add_argument("--previous-service-eval", default=os.path.join(ROOT, "assets/model/service-eval.previous.json"),
+                    help="service_eval.mjs's results on a component with the model this one replaced (the report's "
+                         "before-and-after table), when present")
     ap.add_argument("--render-only", action="store_true",
                     help="rewrite REPORT.md from an existing report.json (filling texts_in_file), folding in --service-eval's file again (the decoding may have changed, not the model)")
     a = ap.parse_args()
@@ -510,7 +571,7 @@ def main():
                                                                   encoding="utf-8") if line.strip())
         if a.service_eval and os.path.exists(a.service_eval):
             # The service's answers can change without the model (decoding lives in common/service).
-            fold_service(rep, a.service_eval)
+            fold_service(rep, a.service_eval, a.previous_service_eval)
         with open(rp, "w", encoding="utf-8") as f:
             json.dump(rep, f, indent=1, ensure_ascii=False)
             f.write("\n")
@@ -585,12 +646,12 @@ def main():
         print(f"hand-written texts skipped (file {a.handwritten} / tokenizer {tok} missing)")
 
     f1 = test["int8"]["overall"]["f1"]
-    rep["acceptance"] = {"int8 entity F1 >= 0.98": f"{f1} -> {'PASS' if f1 >= 0.98 else 'FAIL'}"}
+    rep["acceptance"] = {"int8 entity F1 >= 0.99": f"{f1} -> {'PASS' if f1 >= 0.99 else 'FAIL'}"}
     if "handwritten" in rep:
         p = rep["handwritten"]["int8"]["percent"]
-        rep["acceptance"]["hand-written detected >= 94%"] = f"{p}% -> {'PASS' if p >= 94 else 'FAIL'}"
+        rep["acceptance"]["hand-written detected >= 96%"] = f"{p}% -> {'PASS' if p >= 96 else 'FAIL'}"
     if a.service_eval and os.path.exists(a.service_eval):
-        fold_service(rep, a.service_eval)
+        fold_service(rep, a.service_eval, a.previous_service_eval)
     rep["method"] = (__doc__.split("\n", 1)[1].strip() +
                      "\n\nInt8 numbers come from bxm.Int8Model: " +
                      ("fast mode (sums in BLAS order, numpy exp; close to stage 00 but not its bits)" if a.fast else

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // service_eval.mjs: the model as a user meets it, through POST /redact of a served stage.
 //
-//   node assets/recipe/train/service_eval.mjs [--stage NN] [--heldout assets/work/corpus/heldout.jsonl]
-//        [--out assets/model/service-eval.json]
+//   node assets/recipe/train/service_eval.mjs [--stage NN | --component FILE] [--heldout assets/work/corpus/heldout.jsonl]
+//        [--numbers assets/work/corpus/numbers-heldout.jsonl] [--out assets/model/service-eval.json]
 //
 // evaluate.py scores the network (exact spans after a Viterbi search). A user sees something
 // else: the service's decoding (greedy BIOES, entities widened to whole words, overlaps merged;
 // common/service/README.md). This script measures that, on three sets:
 //   - held-out prose (prose.mjs's heldout.jsonl: GNOME help, never trained on, no PII): every
 //     entity is spurious; reported per language per 1,000 words (words: runs of non-space);
+//   - held-out number-heavy prose (numbers.mjs's numbers-heldout.jsonl: LibreOffice's help and the
+//     Debian Administrator's Handbook, documents never trained on, no PII): every entity is spurious;
+//     per language per 1,000 words, and per kind of number (each spurious entity counts once for
+//     every kind of number it overlaps; one that overlaps none counts under "words");
 //   - the eval corpus (assets/corpora/eval.jsonl): listed PII strings covered, spurious entities;
 //   - the hand-written texts (assets/corpora/handwritten.jsonl): PII strings covered.
 // A string is covered when entities cover every non-space code point of its first occurrence
@@ -21,7 +25,8 @@
 // whose `score` is at least t, for several t (common/service/README.md, "A minimum score").
 //
 // Any stage gives the same answers: every stage's logits equal stage 00's bit for bit
-// (`make test` proves it). The default is the last stage, the fastest.
+// (`make test` proves it). The default is the last stage, the fastest. --component measures another
+// build (a copy of a component with the previous model in it, for the report's before-and-after).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -35,9 +40,11 @@ function arg(name, dflt) {
 }
 const stage = arg('stage') ? stageByNumber(arg('stage')) : stageNames().at(-1);
 process.env.BX_REDACT_STAGE = stage;
+if (arg('component')) process.env.BX_REDACT_COMPONENT = path.resolve(arg('component'));
 const { checkAnswer, detection, postRedact, provenance } = await import('../../../tests/integration/redact_lib.mjs');
-const component = path.join(wasmBuild, 'stages', stage, 'component.wasm');
+const component = arg('component') ? path.resolve(arg('component')) : path.join(wasmBuild, 'stages', stage, 'component.wasm');
 const heldoutPath = arg('heldout', path.join(root, 'assets/work/corpus/heldout.jsonl'));
+const numbersPath = arg('numbers', path.join(root, 'assets/work/corpus/numbers-heldout.jsonl'));
 const out = arg('out', path.join(root, 'assets/model/service-eval.json'));
 export const THRESHOLDS = [0, 0.5, 0.6, 0.7, 0.8, 0.9];
 
@@ -68,6 +75,23 @@ function scoreHeldOut(rows, answers, t) {
   return { all, per_language: per };
 }
 
+// Number-heavy held-out prose: per language as above, and per kind of number.
+function scoreNumbers(rows, answers, t) {
+  const base = scoreHeldOut(rows, answers, t);
+  const kinds = {};
+  const kind = (k) => (kinds[k] ??= { numbers: 0, spurious: 0 });
+  for (const [i, r] of rows.entries()) {
+    for (const n of r.numbers) kind(n.kind).numbers++;
+    for (const e of answers[i].entities.filter((x) => x.score >= t)) {
+      const touched = new Set(r.numbers.filter((n) => n.start < e.end && e.start < n.end).map((n) => n.kind));
+      if (!touched.size) touched.add('words');
+      for (const k of touched) kind(k).spurious++;
+    }
+  }
+  kind('words').numbers = null;
+  return { ...base, per_kind_of_number: kinds };
+}
+
 function scoreListed(rows, answers, t) {
   let pii = 0, detected = 0, spurious = 0;
   const missed = [], spuriousList = [];
@@ -86,6 +110,7 @@ const server = await startServer(component);
 try {
   const sets = {
     heldout: readJsonl(heldoutPath),
+    numbers: readJsonl(numbersPath),
     eval: readJsonl(path.join(root, 'assets/corpora/eval.jsonl')),
     handwritten: readJsonl(path.join(root, 'assets/corpora/handwritten.jsonl'))
       .map((r) => ({ ...r, pii: r.pii.filter((s) => r.text.includes(s)) })),
@@ -98,6 +123,7 @@ try {
   }
   const at = (t) => ({
     heldout: scoreHeldOut(sets.heldout, answers.heldout, t),
+    numbers: scoreNumbers(sets.numbers, answers.numbers, t),
     eval: scoreListed(sets.eval, answers.eval, t),
     handwritten: scoreListed(sets.handwritten, answers.handwritten, t),
   });
@@ -108,9 +134,12 @@ try {
   const main = at(serviceMinScore);
   main.heldout.spurious_entities = sets.heldout.flatMap((r, i) => answers.heldout[i].entities
     .filter((e) => e.score >= serviceMinScore).map((e) => `${r.lang} ${e.label} (${e.score}): ${e.text}`));
+  main.numbers.spurious_entities = sets.numbers.flatMap((r, i) => answers.numbers[i].entities
+    .filter((e) => e.score >= serviceMinScore).map((e) => `${r.lang} ${e.label} (${e.score}): ${e.text}`));
   const study = THRESHOLDS.map((t) => {
     const s = at(t);
     return { min_score: t, heldout_spurious: s.heldout.all.spurious, heldout_worst_per_1000_words: s.heldout.all.worst_language_per_1000_words,
+      numbers_spurious: s.numbers.all.spurious, numbers_worst_per_1000_words: s.numbers.all.worst_language_per_1000_words,
       eval_detected: s.eval.detected, eval_pii: s.eval.pii, eval_spurious: s.eval.spurious,
       handwritten_percent: s.handwritten.percent,
       // What the minimum costs and what it spares, by name: the PII it no longer covers.
@@ -122,6 +151,8 @@ try {
     ...provenance(loadBefore),
     heldout_file: path.relative(root, heldoutPath),
     heldout_sha256: createHash('sha256').update(readFileSync(heldoutPath)).digest('hex'),
+    numbers_file: path.relative(root, numbersPath),
+    numbers_sha256: createHash('sha256').update(readFileSync(numbersPath)).digest('hex'),
     seconds: Math.round((Date.now() - t0) / 1000),
     service_min_score: serviceMinScore,
     ...main,
@@ -131,7 +162,8 @@ try {
   writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
   const h = main.heldout;
   console.log(`wrote ${path.relative(root, out)}: held-out ${h.all.texts} texts, ${h.all.words} words, ${h.all.spurious} spurious ` +
-    `(worst language ${h.all.worst_language_per_1000_words}/1000 words); eval ${main.eval.detected}/${main.eval.pii}, ` +
+    `(worst language ${h.all.worst_language_per_1000_words}/1000 words); numbers ${main.numbers.all.spurious} spurious ` +
+    `(worst language ${main.numbers.all.worst_language_per_1000_words}/1000 words); eval ${main.eval.detected}/${main.eval.pii}, ` +
     `${main.eval.spurious} spurious; hand-written ${main.handwritten.percent}%`);
   for (const s of study) console.log(`  min score ${s.min_score}: ${JSON.stringify(s)}`);
 } finally {

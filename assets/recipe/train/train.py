@@ -212,9 +212,11 @@ def main():
     ap.add_argument("--pos-init", choices=["normal", "sinusoidal"], default="sinusoidal")
     ap.add_argument("--pos-scale", type=float, default=0.04)
     ap.add_argument("--extra", nargs="*", default=None,
-                    help="more training files ({ids, labels} lines); default: o_text.train.tok.jsonl and "
-                         "prose.tok.jsonl in --data where they exist (o_text.py: fortune cookies, all O; "
-                         "prose.mjs: real prose, some with ordinary numbers or PII written in)")
+                    help="more training files ({ids, labels} lines); default: o_text.train.tok.jsonl, "
+                         "prose.tok.jsonl, numbers.tok.jsonl and negatives.tok.jsonl in --data where they exist "
+                         "(o_text.py: fortune cookies, all O; prose.mjs: real prose, some with ordinary numbers or "
+                         "PII written in; numbers.mjs: number-heavy prose, some with PII written in; "
+                         "mine_negatives.mjs: its texts the previous model marked, all O)")
     ap.add_argument("--recontext", type=float, default=0.25,
                     help="share of drawn windows whose O context is replaced by O runs of other texts")
     ap.add_argument("--init-bxm", default=None,
@@ -237,7 +239,7 @@ def main():
 
     train_texts = read_texts(os.path.join(a.data, "train.tok.jsonl"), a.limit)
     extra = a.extra if a.extra is not None else [
-        p for p in [os.path.join(a.data, n) for n in ("o_text.train.tok.jsonl", "prose.tok.jsonl")] if os.path.exists(p)]
+        p for p in [os.path.join(a.data, n) for n in ("o_text.train.tok.jsonl", "prose.tok.jsonl", "numbers.tok.jsonl", "negatives.tok.jsonl")] if os.path.exists(p)]
     for path in extra:
         train_texts += read_texts(path, a.limit)
     dev_texts = read_texts(os.path.join(a.data, "dev.tok.jsonl"), a.limit)

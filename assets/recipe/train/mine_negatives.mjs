@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// mine_negatives.mjs: hard negatives for the trainer, from the training half of the number-heavy prose.
+//
+//   node assets/recipe/train/mine_negatives.mjs --in assets/work/corpus/numbers.jsonl \
+//        --out assets/work/corpus/negatives.jsonl [--stage NN] [--repeat 2]
+//
+// Sends every plain text of the training half (kind numbers-plain: no PII written in, so every
+// entity is spurious) to POST /redact of a served stage with the committed model, asking for every
+// entity ("min_score": 0), and writes the texts that came back with one, all O, --repeat times:
+// the trainer then draws the windows this model gets wrong more often than the rest. Only the
+// training half is read; the held-out half is what the report measures.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { root, stageByNumber, stageNames, wasmBuild } from '../../../tests/integration/lib/env.mjs';
+import { startServer } from '../../../tests/integration/lib/server.mjs';
+
+function arg(name, dflt) {
+  const i = process.argv.indexOf('--' + name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+}
+const stage = arg('stage') ? stageByNumber(arg('stage')) : stageNames().at(-1);
+process.env.BX_REDACT_STAGE = stage;
+const { postRedact } = await import('../../../tests/integration/redact_lib.mjs');
+const component = path.join(wasmBuild, 'stages', stage, 'component.wasm');
+const input = arg('in', path.join(root, 'assets/work/corpus/numbers.jsonl'));
+const out = arg('out', path.join(root, 'assets/work/corpus/negatives.jsonl'));
+const repeat = Number(arg('repeat', '2'));
+
+const rows = readFileSync(input, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))
+  .filter((r) => r.kind === 'numbers-plain');
+// Two servers, one per core; each answers its own share of the texts in order.
+const SERVERS = 2;
+const servers = await Promise.all(Array.from({ length: SERVERS }, () => startServer(component)));
+const found = new Array(rows.length).fill(null);
+try {
+  await Promise.all(servers.map(async (server, k) => {
+    for (let i = k; i < rows.length; i += SERVERS) {
+      const res = await postRedact(server.url, JSON.stringify({ text: rows[i].text, min_score: 0 }));
+      if (res.status !== 200) throw new Error(`POST /redact answered ${res.status} for "${rows[i].text.slice(0, 60)}..."`);
+      const a = await res.json();
+      found[i] = a.entities.map((e) => `${e.label}: ${e.text}`);
+    }
+  }));
+} finally {
+  await Promise.all(servers.map((s) => s.stop()));
+}
+const mined = rows.flatMap((r, i) => (found[i].length
+  ? Array.from({ length: repeat }, () => ({ text: r.text, lang: r.lang, kind: 'numbers-negative', source: r.source, doc: r.doc, entities: [], spurious: found[i] }))
+  : []));
+writeFileSync(out, mined.map((x) => JSON.stringify(x)).join('\n') + '\n');
+const texts = found.filter((f) => f.length).length, ents = found.reduce((n, f) => n + f.length, 0);
+console.log(`${path.relative(root, out)}: ${texts} of ${rows.length} plain texts came back with ${ents} entities (stage ${stage}); written ${repeat}x each`);
