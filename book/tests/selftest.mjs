@@ -129,6 +129,14 @@ if (r.status === 0) {
 expect('draft still fails on duplicates', run({ 'stages/00-a/k.cpp': src(), 'stages/00-a/m.cpp': src(), ...chapter('{{snippet 00 tile}}') }, {}, ['build', '--allow-missing']), 1, "duplicated snippet name 'tile'");
 // 21. A block directive used inline.
 expect('block directive inline', run({ ...chapter('See {{diff 01}} here.') }), 1, 'is a block directive');
+// 22. A phrase from the issue tracker fails the build, naming chapter and line.
+expect('tracker phrase', run({ ...chapter('Plain prose first.\n\nAs the issue that started this stage asked, we measured.') }), 1,
+    "book/chapters/01-a.md:5: 'the issue' belongs to the issue tracker");
+// 23. ...in a code block and a comment too (nothing opts out), and in a draft as well.
+expect('tracker phrase in code and comment', run({ ...chapter('```\nsee issue #37\n```\n\n<!-- closing note: done -->') }, {}, ['build', '--allow-missing']), 1,
+    "book/chapters/01-a.md:4: 'issue #37'", "book/chapters/01-a.md:7: 'closing note'");
+// 24. ...but prose about the code that uses the word is fine.
+expect('no tracker phrase', run({ ...chapter('The loop issues two loads per step, and V8 issues them early.') }), 0);
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

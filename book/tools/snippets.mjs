@@ -273,6 +273,26 @@ function readPostFigures() {
 // by hand. Numbers in the book come from results files (or, attributed, the post).
 const TYPED_NUMBER_RE = /(?<![\w.-])\d[\d,.]*\s*(?:ms|µs|us|ns|s|sec|seconds?|milliseconds?|%)(?![\w])|(?<![\w.-])\d[\d,.]*\s*[x×]\s*(?:faster|slower|speed-?up|quicker)/i;
 
+// Words that belong to our issue tracker, not to the book: a chapter explains the
+// code and the results, never the process that produced them ("the issue that
+// started these stages", "issue 37", "the acceptance test", "closing note").
+// Every line of every chapter is read, code and comments included: no chapter,
+// and no part of one, can opt out. The list is short on purpose, so that prose
+// about the code ("the loop issues two loads") never trips it.
+export const TRACKER_PHRASES = [
+    /\b(?:the|this|that|our) issues?\b/i,
+    /\bissues? #?\d+\b/i,
+    /\bacceptance\b/i,
+    /\bclosing notes?\b/i,
+];
+export function trackerPhrase(line) {
+    for (const re of TRACKER_PHRASES) {
+        const m = re.exec(line);
+        if (m) return m[0];
+    }
+    return null;
+}
+
 // A stage directory copied for diffing (the book's {{diff}} and `make diff`):
 // what differs between two consecutive stages should be the idea and nothing
 // else, so the copy leaves out
@@ -482,6 +502,10 @@ class Expander {
         let inFence = null;
         ch.body.forEach((line, i) => {
             const where = `book/chapters/${ch.file}:${ch.bodyStart + i + 1}`;
+            const tracker = trackerPhrase(line);
+            if (tracker) {
+                this.errors.push(`${where}: '${tracker}' belongs to the issue tracker, not the book: say what the code or the results show, in the book's own terms`);
+            }
             const f = /^\s*(`{3,}|~{3,})/.exec(line);
             if (inFence) {
                 if (f && f[1][0] === inFence[0] && f[1].length >= inFence.length && line.trim() === f[1]) inFence = null;
