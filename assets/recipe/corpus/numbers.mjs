@@ -37,7 +37,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import * as V from './values.mjs';
 import { generateSplit } from './generate.mjs';
-import { FAKERS, LANGS, contextWords, listFiles, decodeXml, entityClusters, insertAtWords, languageOf, mentionsName } from './prose.mjs';
+import { FAKERS, LANGS, contextWords, listFiles, decodeXml, entityClusters, insertAtWords, languageOf, mentionsName, withContext } from './prose.mjs';
 
 export const NUMBERS_PER_LANG = 150;
 const MIN_WORDS = 30, MAX_WORDS = 160;
@@ -200,18 +200,24 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       return true;
     };
     const docs = [...libreofficeDocs(root, lang), ...handbookDocs(root, lang)];
-    const trainTexts = textsOf(r, docs.filter((d) => !heldOutDoc(d.doc)), (p) => base(p) && !mentionsName(p));
-    const heldTexts = textsOf(r, docs.filter((d) => heldOutDoc(d.doc)), (p) => base(p) && !namesPlace(p));
+    // Text lengths come from generators of their own, so the halves stay the same texts whatever
+    // the PII writing below draws.
+    const trainTexts = textsOf(new V.Rng(6100 + LANGS.indexOf(lang)), docs.filter((d) => !heldOutDoc(d.doc)), (p) => base(p) && !mentionsName(p));
+    const heldTexts = textsOf(new V.Rng(6200 + LANGS.indexOf(lang)), docs.filter((d) => heldOutDoc(d.doc)), (p) => base(p) && !namesPlace(p));
     // The held-out half: NUMBERS_PER_LANG texts spread over the sorted documents, each source
     // in proportion to what it offers.
     const step = Math.max(1, heldTexts.length / NUMBERS_PER_LANG);
     const picked = heldTexts.length <= NUMBERS_PER_LANG ? heldTexts
       : Array.from({ length: NUMBERS_PER_LANG }, (_, i) => heldTexts[Math.floor(i * step)]);
     for (const t of picked) held.push({ ...t, kind: 'numbers-heldout', entities: [], numbers: numberKinds(t.text) });
+    const cw = contextWords(lang);
     for (const t of trainTexts) {
       train.push({ text: t.text, lang, kind: 'numbers-plain', source: t.source, doc: t.doc, entities: [] });
       if (r.chance(1 / 3) && clusters[lang].length) {
-        const pieces = Array.from({ length: r.int(1, 3) }, () => wrapped(r, r.pick(clusters[lang])));
+        const pieces = Array.from({ length: r.int(1, 3) }, () => {
+          const piece = r.pick(clusters[lang]);
+          return wrapped(r, r.chance(0.5) ? withContext(r, cw, piece) : piece);
+        });
         const row = insertAtWords(r, t.text, pieces);
         train.push({ text: row.text, lang, kind: 'numbers-pii', source: t.source, doc: t.doc, entities: row.entities });
       }

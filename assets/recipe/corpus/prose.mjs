@@ -332,6 +332,31 @@ const FIELDS = {
   it: 'telefono|tel.|cellulare|fisso|fax|e-mail|indirizzo|IBAN|BIC|conto|carta|numero di carta|IP|IPv4|IPv6|host|server|utente|nome utente|data di nascita',
   nl: 'telefoon|tel.|mobiel|vast nummer|fax|e-mail|adres|IBAN|BIC|rekening|rekeningnummer|kaart|kaartnummer|IP|IPv4|IPv6|host|server|gebruiker|gebruikersnaam|geboortedatum',
 };
+// Words that stand before or after a name in ordinary sentences without being part of it: greetings
+// and salutations, the prepositions that mean "of, from, for, with, by, to" (Dutch "van" and French
+// "de" are also surname particles, which is why the model must see them as O before a given name),
+// and short verb phrases that follow a subject ("was rejected", "hat angerufen"), all O.
+const GREETINGS = {
+  en: 'Hello|Hi|Dear|Good morning|Good afternoon|Thanks|Thank you|Welcome|Hey|Congratulations',
+  de: 'Hallo|Liebe|Lieber|Sehr geehrte|Sehr geehrter|Guten Tag|Guten Morgen|Danke|Willkommen|Hi',
+  fr: 'Bonjour|Bonsoir|Salut|Cher|Chère|Merci|Bienvenue|Coucou|Madame|Monsieur',
+  es: 'Hola|Querido|Querida|Estimado|Estimada|Buenos días|Buenas tardes|Gracias|Bienvenido|Bienvenida',
+  it: 'Ciao|Caro|Cara|Gentile|Buongiorno|Buonasera|Grazie|Benvenuto|Benvenuta|Salve',
+  nl: 'Hallo|Hoi|Beste|Geachte|Goedemorgen|Goedemiddag|Bedankt|Dank je|Welkom|Dag',
+};
+const PREPOSITIONS = {
+  en: 'of|from|for|with|by|to|about|and', de: 'von|für|mit|an|bei|über|und|zu',
+  fr: 'de|pour|avec|par|à|chez|et|sur', es: 'de|para|con|por|a|y|sobre|entre',
+  it: 'di|da|per|con|a|e|su|tra', nl: 'van|voor|met|door|aan|bij|en|over',
+};
+const VERBS = {
+  en: 'was rejected|was approved|has called|will arrive|is waiting|signed|paid|replied|wrote back|has left',
+  de: 'wurde abgelehnt|wurde genehmigt|hat angerufen|kommt morgen|wartet|hat unterschrieben|hat bezahlt|antwortete|schrieb zurück|ist gegangen',
+  fr: 'a été refusée|a été acceptée|a appelé|arrive demain|attend|a signé|a payé|a répondu|est parti|est partie',
+  es: 'fue rechazada|fue aprobada|ha llamado|llega mañana|espera|firmó|pagó|respondió|se fue|fue enviada',
+  it: 'è stata respinta|è stata approvata|ha chiamato|arriva domani|aspetta|ha firmato|ha pagato|ha risposto|è partito|è partita',
+  nl: 'is afgewezen|is goedgekeurd|heeft gebeld|komt morgen|wacht|heeft getekend|heeft betaald|antwoordde|is vertrokken|werd verstuurd',
+};
 export function contextWords(lang) {
   const day = (i) => new Date(Date.UTC(2024, 0, 1 + i));
   const fmt = (o) => (d) => new Intl.DateTimeFormat(lang, { ...o, timeZone: 'UTC' }).format(d);
@@ -340,13 +365,15 @@ export function contextWords(lang) {
     fmt({ month: 'short' })(new Date(Date.UTC(2024, m, 1)))]);
   const names = new Intl.DisplayNames([lang], { type: 'region' });
   return { time: [...weekdays, ...months], countries: REGIONS.map((c) => names.of(c)), roles: ROLES[lang].split('|'),
-    fields: FIELDS[lang].split('|') };
+    fields: FIELDS[lang].split('|'), greetings: GREETINGS[lang].split('|'), prepositions: PREPOSITIONS[lang].split('|'),
+    verbs: VERBS[lang].split('|') };
 }
 const capitalise = (w) => w[0].toLocaleUpperCase() + w.slice(1);
 
 // A piece with an ordinary word beside it (all O): "Customer: <piece>", "<role> <piece>",
-// "<piece>, <country>", "<weekday> <piece>", "Mobile: <piece>"...
-function withContext(r, cw, piece) {
+// "<piece>, <country>", "<weekday> <piece>", "Mobile: <piece>", "Hello <piece>,", "of <piece>",
+// "<piece> was rejected."...
+export function withContext(r, cw, piece) {
   const pick = (list) => (r.chance(0.5) ? capitalise(r.pick(list)) : r.pick(list));
   const [before, after] = r.wpick([
     [3, [pick(cw.roles) + r.pick([' ', ': ']), '']],
@@ -355,6 +382,9 @@ function withContext(r, cw, piece) {
     [1, ['', ' ' + pick(cw.time)]],
     [1, [pick(cw.roles) + ' ', ', ' + r.pick(cw.countries)]],
     [2, [pick(cw.fields) + r.pick([' ', ': ', ' ']), '']],   // a space twice as often as a colon
+    [2, [capitalise(r.pick(cw.greetings)) + r.pick([' ', ', ']), r.pick([',', '!', ''])]],
+    [2, [r.pick(cw.prepositions) + ' ', '']],
+    [2, ['', ' ' + r.pick(cw.verbs) + r.pick(['.', '', ','])]],
   ]);
   const close = after.includes('(') ? ')' : '';
   const shift = cpLen(before);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // service_eval.mjs: the model as a user meets it, through POST /redact of a served stage.
 //
-//   node assets/recipe/train/service_eval.mjs [--stage NN | --component FILE] [--heldout assets/work/corpus/heldout.jsonl]
+//   node assets/recipe/train/service_eval.mjs [--stage NN | --component FILE --model BXM] [--heldout assets/work/corpus/heldout.jsonl]
 //        [--numbers assets/work/corpus/numbers-heldout.jsonl] [--out assets/model/service-eval.json]
 //
 // evaluate.py scores the network (exact spans after a Viterbi search). A user sees something
@@ -149,6 +149,8 @@ try {
     what: 'POST /redact through a served stage (the service\'s decoding and its default minimum score): held-out prose spurious entities per 1,000 words, eval corpus and hand-written PII covered; and the same answers with every entity (min_score 0) kept at several minimum scores',
     stage,
     ...provenance(loadBefore),
+    // --component FILE --model BXM: the model that component embeds (provenance reads assets/model's).
+    ...(arg('model') ? { model_sha256: createHash('sha256').update(readFileSync(arg('model'))).digest('hex') } : {}),
     heldout_file: path.relative(root, heldoutPath),
     heldout_sha256: createHash('sha256').update(readFileSync(heldoutPath)).digest('hex'),
     numbers_file: path.relative(root, numbersPath),
