@@ -1,29 +1,19 @@
-// Stage 22: stage 21's forward pass plus one idea: GELU's first loop lists the
-// lanes it leaves for later without a branch (gelu.hpp). (From stage 21: the
-// range tests of GELU's erf and of softmax's exp compare magnitudes as
-// floats. From stage 20: GELU's lanes left for later are gathered and
-// scattered by lane loads and stores. From stage 19: attention scores eight
-// keys per step. From stage 18: each
-// layer's keys are transposed four keys by four dimensions at a time. From
-// stage 17: GELU computes erf's third range in SIMD on lanes gathered four at
-// a time. From stage 16: the GEMM ends each whole tile in SIMD, its four rows'
-// totals in one v128 and dequantised four lanes at a time. From stage 15:
-// attention's weighted sum of values runs in passes whose accumulators fit the
-// vector registers. From stage 14: the GEMM's weights are widened by the loads
-// that read them. From stage 13: the quantised activations are packed for the
-// GEMM's register tile. From stage 12: independent float sums side by side,
-// the softmax sums of four query rows and the LayerNorm sums of four rows.
-// From stage 11: the quantised activations are stored widened to 16 bits. From
-// stage 10: softmax's max, exp and divide four lanes at a time. From stage 09:
-// the activation quantiser runs sixteen values per step. From stage 08: Q, K
-// and V share one quantised input. From stage 07: GELU four lanes at a time
-// with a per-lane fallback. From stage 06: attention takes four query rows per
-// pass. From stage 01: the last layer computes only the `live` rows; K and V
-// always cover all 256. From stage 02: int8 register tiles; stage 05 made the
-// tile a parameter. From stage 03: keys transposed, scored a v128 at a time.)
+// The forward pass: the embeddings, the encoder layers (Q, K and V on one
+// quantised input, attention, the output projection, add and LayerNorm, the
+// feed-forward layers with GELU between them, add and LayerNorm), then the
+// classifier. The kernels are in their own files: the int8 GEMM and its
+// quantised rows (gemm.hpp, quantize.hpp), attention (attention.hpp), softmax
+// (softmax.hpp), LayerNorm (norm.hpp) and GELU (gelu.hpp, through gelu.cpp).
 //
-// What makes it slow, on purpose (later stages remove each, one at a time):
-//  - buffers are allocated on every call.
+// Why the logits are bit for bit stage 00's: integer addition is associative,
+// so the GEMM's int32 sums may be taken in any order; every float value gets
+// the same operations in the same order as in stage 00, however the work is
+// split into tiles, lanes and rows. One shortcut skips work: the last layer
+// computes only the `live` rows, whose logits are the only ones read. Keys and
+// values still cover all 256 positions, pads included: the model was trained
+// attending to them, so skipping them would change the logits.
+//
+// What is still slow: buffers are allocated on every call.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -82,7 +72,7 @@ void embed(const ModelView& model, const std::int32_t* ids, float* x) {
     norm_rows(x, kRows, model.emb_ln);
 }
 
-// Query rows i0 .. i0+R-1 of one head (columns off .. off+31): scores four
+// Query rows i0 .. i0+R-1 of one head (columns off .. off+31): scores eight
 // keys at a time for all R rows, each row's softmax, then its context. Each
 // row gets exactly the operations, in the order, it got one row at a time.
 template <int R>
