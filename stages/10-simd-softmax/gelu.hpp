@@ -1,4 +1,4 @@
-// Stage 07's GELU kernel: four lanes at a time where erf is a rational polynomial,
+// The GELU kernel: four lanes at a time where erf is a rational polynomial,
 // the scalar function everywhere else.
 //
 // bx_erff (common/maths/erff.cpp) picks one of five approximations by the bit

@@ -1,14 +1,15 @@
-// Stage 22's GELU kernel (stage 07's, with erf's third range in SIMD on
-// lanes gathered four at a time by lane loads and stores, range tests as
-// float comparisons, and lists built without branches), with erf's second
-// range also computed on gathered lanes: see in_place().
+// The GELU kernel: four lanes at a time, with erf's second and third ranges
+// computed on lanes gathered four at a time by lane loads and stores (see
+// in_place()). Its range tests are float comparisons (softmax.hpp's below()
+// and at_least()). The first loop lists the lanes it leaves for later without
+// branches (see append_lanes()).
 //
 // bx_erff (common/maths/erff.cpp) picks one of five approximations by the bit
-// pattern of |u|, u = x / sqrt 2. Stage 07 computed two of them in SIMD:
+// pattern of |u|, u = x / sqrt 2. Two of them need nothing but adds,
+// multiplies and one divide:
 //   A  2^-28   <= |u| < 0.84375   erf(u) = u + u * (r(z) / s(z)),  z = u*u
 //   B  0.84375 <= |u| < 1.25      erf(u) = +-(1 - ((1 - erx) - p(t) / q(t))),  t = |u| - 1
-// and sent every other lane to the scalar function from inside its loop. On
-// the model's real inputs about one lane in six lands in the third range
+// On the model's real inputs about one lane in six lands in the third range
 // (make gelucensus), where a scalar bx_erff costs two scalar bx_expf calls:
 //   C  1.25    <= |u| < 6         erf(u) = +-(1 - e1 * e2 / |u|), with
 //        e1 = exp(-a*a - 0.5625), a = |u| cut to 11 mantissa bits,
@@ -37,8 +38,7 @@
 // The lanes left that are not in C (D, |u| < 2^-28, infinities, NaN; none
 // seen in real inputs) go to gelu_scalar with their *input*: the first loop
 // leaves the input in place for every lane it does not compute (the post's first
-// bug was reading back a lane the vector store had overwritten; stage 07
-// keeps it buildable as `rereads`).
+// bug was reading back a lane the vector store had overwritten).
 //
 // Variants (CMakeLists.txt):
 //   BX_VARIANT_ONE_EXP=1   range C with one exponential, exp(-u*u - 0.5625
