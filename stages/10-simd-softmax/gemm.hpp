@@ -1,8 +1,8 @@
-// Stage 05's int8 matrix product: stage 02's, with the register tile's shape
-// (and the k loop's unrolling) made compile-time parameters. Every input row
-// is quantised once, up front, then register tiles built on the wasm SIMD128
-// instruction i32x4.dot_i16x8_s (common/simd/simd128.hpp: the real intrinsics
-// in wasm, SIMDe in native builds).
+// The int8 matrix product: every input row is quantised once, up front, then
+// multiplied in register tiles built on the wasm SIMD128 instruction
+// i32x4.dot_i16x8_s (common/simd/simd128.hpp: the real intrinsics in wasm,
+// SIMDe in native builds). The register tile's shape and the k loop's
+// unrolling are compile-time parameters.
 //
 // Why no bit can change: the products and their sums are integers, and integer
 // addition is exact and associative, so however the tile groups them into

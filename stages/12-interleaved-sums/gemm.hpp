@@ -1,14 +1,14 @@
-// Stage 11's int8 matrix product: stage 05's register tiles, with the
-// activations stored widened to 16 bits once per row instead of widened in
-// the inner loop for every tile that reads them. Every input row is quantised
-// once, up front, then register tiles built on the wasm SIMD128 instruction
-// i32x4.dot_i16x8_s (common/simd/simd128.hpp: the real intrinsics in wasm,
-// SIMDe in native builds).
+// The int8 matrix product in register tiles, with the activations stored
+// widened to 16 bits once per row instead of widened in the inner loop for
+// every tile that reads them. Every input row is quantised once, up front,
+// then register tiles built on the wasm SIMD128 instruction i32x4.dot_i16x8_s
+// (common/simd/simd128.hpp: the real intrinsics in wasm, SIMDe in native
+// builds).
 //
-// Why it pays: dot_i16x8 wants 16-bit lanes, so every 16 int8 activations
-// were widened into two i16x8 halves (under V8 on x86 the high half costs two
-// instructions) before each use, once per pair of output rows: for a 4x2
-// tile, 8 of the 12 widenings in a step, over a third of the step's vector
+// Why it pays: dot_i16x8 wants 16-bit lanes. Widened in the loop, every 16
+// int8 activations become two i16x8 halves (under V8 on x86 the high half
+// costs two instructions) before each use, once per pair of output rows: for a
+// 4x2 tile, 8 of the 12 widenings in a step, over a third of the step's vector
 // instructions. Stored widened, they are two plain loads. The values are the
 // same integers, so every product and sum is the same.
 //

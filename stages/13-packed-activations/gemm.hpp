@@ -1,21 +1,21 @@
-// Stage 12's int8 matrix product (stage 11's tiles over activations stored
-// widened to 16 bits) with the activations packed for the tile: a group of
-// kTileTokens rows stores its rows' values sixteen at a time, one row's
-// sixteen after another's, so a tile's step finds all its activations in one
-// stretch of memory at fixed distances from one pointer.
+// The int8 matrix product in register tiles, over activations stored widened
+// to 16 bits and packed for the tile: a group of kTileTokens rows stores its
+// rows' values sixteen at a time, one row's sixteen after another's, so a
+// tile's step finds all its activations in one stretch of memory at fixed
+// distances from one pointer.
 //
 // Why it pays: wasm has one addressing form, a 32-bit address plus a constant
 // offset, and V8 computes every address that is not such a sum with an
 // instruction of its own. With one row after another, each of a step's eight
-// activation loads had its own address (row start + i, and + 16 bytes for the
-// high half), and V8's x86 loop spent about one `lea` per load on them, a
+// activation loads needs its own address (row start + i, and + 16 bytes for
+// the high half), and V8's x86 loop spends about one `lea` per load on them, a
 // fifth of the loop's instructions (bench/results/check-13-tile-code.txt
 // counts them). Packed, the step's loads are one pointer plus 0, 16, ..., 112
 // bytes, and the pointer moves on once per step.
 //
 // Why no bit can change: packing moves int16 values, and the products and
-// sums are the same integers in the same tiles; the dequantisation is stage
-// 12's, in the reference order.
+// sums are the same integers in the same tiles; the dequantisation keeps the
+// reference order.
 //
 // Everything here is in an unnamed namespace: each file that includes this
 // header gets its own copy, so a unit test can include several stages'

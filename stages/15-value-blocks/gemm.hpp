@@ -1,4 +1,4 @@
-// Stage 13's int8 matrix product (activations quantised, widened to 16 bits
+// The int8 matrix product (activations quantised, widened to 16 bits
 // and packed for the register tile) with the weights widened as they are
 // loaded: wasm's v128.load8x8_s reads eight int8 values and sign-extends them
 // to eight int16 lanes in one instruction, so a step takes its weight row's
@@ -12,8 +12,8 @@
 // loop (bench/results/check-14-tile-code.txt counts them).
 //
 // Why no bit can change: the same int8 values become the same int16 lanes,
-// whether widened in a register or on the way in from memory; the products,
-// sums and the dequantisation are stage 13's.
+// whether widened in a register or on the way in from memory, so every
+// product, sum and dequantisation is the same.
 //
 // Everything here is in an unnamed namespace: each file that includes this
 // header gets its own copy, so a unit test can include several stages'

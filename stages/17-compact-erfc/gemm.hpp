@@ -1,4 +1,4 @@
-// Stage 15's int8 matrix product (activations quantised, widened and packed
+// The int8 matrix product (activations quantised, widened and packed
 // for the register tile; weights widened as they load) with the end of each
 // whole tile in SIMD: the four rows' lane sums of an output are totalled into
 // one v128 by two rounds of shuffles and additions, and dequantised four

@@ -1,16 +1,15 @@
-// Stage 24's int8 matrix product turned round: a tile's lanes are output
-// rows instead of stretches of k, so a tile ends without adding lanes up.
+// The int8 matrix product with a tile's lanes as output rows, not stretches
+// of k, so a tile ends without adding lanes up.
 //
-// Until stage 24 a v128 held eight consecutive k of one token and one weight
-// row, and i32x4.dot_i16x8 summed them in pairs into four lanes that were
-// four parts of one output's sum: every tile ended by adding lanes across
-// (stage 16's transposes), then dequantised. Here each lane is one output:
-// a v128 of weights holds one pair of k for four output rows (the packing,
-// made at build time: packed_weights.hpp), and the token's pair of
-// activations is repeated over the four lanes by one 32-bit load. A tile of
-// 4 tokens x 8 outputs walks k a pair at a time; at its end each accumulator
-// already holds four outputs' sums, dequantised four lanes at a time and
-// stored as one v128.
+// Were a v128 to hold eight consecutive k of one token and one weight row,
+// i32x4.dot_i16x8 would sum them in pairs into four lanes that are four parts
+// of one output's sum, and every tile would end by adding lanes across (with
+// shuffles) before it dequantised. Here each lane is one output: a v128 of
+// weights holds one pair of k for four output rows (the packing, made at build
+// time: packed_weights.hpp), and the token's pair of activations is repeated
+// over the four lanes by one 32-bit load. A tile of 4 tokens x 8 outputs walks
+// k a pair at a time; at its end each accumulator already holds four outputs'
+// sums, dequantised four lanes at a time and stored as one v128.
 //
 // Why no bit can change: every integer product and sum is stage 00's, added
 // in another order, which integers allow (no sum comes near 2^31: 1536 x
