@@ -1,4 +1,4 @@
-// Stage 10's softmax: every step but the sum, four lanes at a time.
+// The softmax: every step but the sum, four lanes at a time.
 //
 // Stage 00's softmax of a row p of 256 scores is three loops:
 //   m = p[0]; for j: if (p[j] > m) m = p[j]          the row max

@@ -1,11 +1,11 @@
-// Stage 06's attention kernels: stage 03's, R query rows at a time. Each
-// v128 of K (four keys at one dimension) and of V (four dimensions of one
-// key) is loaded once and used by all R rows, and one loop back-edge serves
-// R rows. Wasm SIMD128 (common/simd/simd128.hpp), in the directions that
-// contain no reordered sum: a score's lanes go across keys, each lane summing
-// over d in stage 00's order; P.V's lanes go across d, each summing over keys
-// in order. Processing several rows together changes which values sit in
-// which register, not any row's operations or their order.
+// The attention kernels, R query rows at a time. Each v128 of K (four keys at
+// one dimension) and of V (four dimensions of one key) is loaded once and used
+// by all R rows, and one loop back-edge serves R rows. Wasm SIMD128
+// (common/simd/simd128.hpp), in the directions that contain no reordered sum:
+// a score's lanes go across keys, each lane summing over d in stage 00's
+// order; P.V's lanes go across d, each summing over keys in order. Processing
+// several rows together changes which values sit in which register, not any
+// row's operations or their order.
 //
 // wasm has no fused multiply-add: f32x4.mul then f32x4.add rounds twice, like
 // the scalar `acc + a * b` of stage 00 (native builds: -ffp-contract=off).

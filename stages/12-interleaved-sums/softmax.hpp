@@ -1,4 +1,5 @@
-// Stage 12's softmax: stage 10's, with the sums of several rows side by side.
+// The softmax: every step but the sum four lanes at a time, and the sums of
+// several rows side by side, each in its own row's order.
 //
 // Stage 00's softmax of a row p of 256 scores is three loops:
 //   m = p[0]; for j: if (p[j] > m) m = p[j]          the row max

@@ -1,16 +1,17 @@
-// Stage 06's attention kernels (stage 03's, R query rows at a time), with
-// the weighted sum of values done in passes whose accumulators fit the
-// vector registers. Each v128 of K (four keys at one dimension) and of V
-// (four dimensions of one key) is loaded once and used by all R rows. Wasm
-// SIMD128 (common/simd/simd128.hpp), in the directions that contain no
-// reordered sum: a score's lanes go across keys, each lane summing over d in
-// stage 00's order; P.V's lanes go across d, each summing over keys in order.
+// The attention kernels, R query rows at a time, with the weighted sum of
+// values done in passes whose accumulators fit the vector registers. Each v128
+// of K (four keys at one dimension) and of V (four dimensions of one key) is
+// loaded once and used by all R rows. Wasm SIMD128 (common/simd/simd128.hpp),
+// in the directions that contain no reordered sum: a score's lanes go across
+// keys, each lane summing over d in stage 00's order; P.V's lanes go across d,
+// each summing over keys in order.
 //
-// Why the passes pay: stage 06's P.V kept R x 8 accumulators (32 for four
-// rows) for the whole walk over the keys, twice what x86-64 has, so V8 kept
-// most of them on the stack and every step of j loaded and stored them. A
-// pass over two blocks of d keeps its 8 in registers; four passes walk the
-// keys four times, and each step only loads the values and weights it needs.
+// Why the passes pay: a P.V that keeps all R x 8 accumulators (32 for four
+// rows) for the whole walk over the keys needs twice the vector registers
+// x86-64 has, so V8 keeps most of them on the stack and every step of j loads
+// and stores them. A pass over two blocks of d keeps its 8 in registers; four
+// passes walk the keys four times, and each step only loads the values and
+// weights it needs.
 //
 // wasm has no fused multiply-add: f32x4.mul then f32x4.add rounds twice, like
 // the scalar `acc + a * b` of stage 00 (native builds: -ffp-contract=off).

@@ -1,5 +1,6 @@
-// Stage 12's softmax: stage 10's, with the sums of several rows side by side,
-// and (stage 21) exp's range test made a float comparison.
+// The softmax: every step but the sum four lanes at a time, and the sums of
+// several rows side by side, each in its own row's order.
+// The range test of exp is a float comparison (below(), at_least()).
 //
 // Stage 00's softmax of a row p of 256 scores is three loops:
 //   m = p[0]; for j: if (p[j] > m) m = p[j]          the row max

@@ -1,6 +1,7 @@
-// Stage 12's softmax: stage 10's, with the sums of several rows side by side,
-// exp's range test a float comparison (stage 21), and exp's edge lanes
-// computed after its loop (stage 23).
+// The softmax: every step but the sum four lanes at a time, and the sums of
+// several rows side by side, each in its own row's order.
+// The range test of exp is a float comparison (below(), at_least()).
+// Exp's edge lanes are computed after its loop, so the loop calls nothing.
 //
 // Stage 00's softmax of a row p of 256 scores is three loops:
 //   m = p[0]; for j: if (p[j] > m) m = p[j]          the row max
