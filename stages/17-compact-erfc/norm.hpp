@@ -1,4 +1,4 @@
-// Stage 12's LayerNorm: common/maths/layer_norm.cpp's layer_norm_scalar for
+// LayerNorm: common/maths/layer_norm.cpp's layer_norm_scalar for
 // R rows at once. A row's mean and variance are two float sums over its 384
 // values, each a chain of dependent adds; for R rows there are R independent
 // chains, and running them side by side hides the add latency. Each row keeps

@@ -1,4 +1,4 @@
-// Stage 09's activation quantiser: common/maths/quantize.cpp's
+// The activation quantiser: common/maths/quantize.cpp's
 // quantize_row_scalar, sixteen values per step, with every result bit the
 // same. Per row:
 //   amax = max |x_c| (NaN never wins)   s_in = amax / 127

@@ -1,5 +1,5 @@
-// The weights of every linear layer, packed in the order stage 25's GEMM reads
-// them (gemm.hpp), made at build time from the model file by
+// The weights of every linear layer, packed in the order the GEMM reads them
+// (gemm.hpp), made at build time from the model file by
 // build-time/make_packed_weights.cpp and embedded like the vocabulary blob.
 //
 // A layer's packing: its output rows in blocks of B (the last block filled up
