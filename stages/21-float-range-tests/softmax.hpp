@@ -54,11 +54,13 @@ namespace {
 // infinity included. A NaN is greater than every bound as an integer and
 // compares false as a float: below() gives false either way, at_least()
 // gives false where the integer test gives true, so a caller that must see
-// NaN in at_least()'s answer tests for it apart.
+// NaN in at_least()'s answer tests for it apart. Below: magnitude(), then the
+// two tests.
 //
-// A mistake kept buildable (VARIANT=kept-sign, which the logit check,
-// geluchk and expchk must fail): the magnitude taken without clearing the
-// sign bit. Every negative input then counts as below every bound.
+// magnitude(): |x| in each lane, its sign bit cleared. A mistake kept
+// buildable (VARIANT=kept-sign, which the logit check, geluchk and expchk must
+// fail): the magnitude taken without clearing the sign bit. Every negative
+// input then counts as below every bound.
 inline v128_t magnitude(v128_t x) {
 #if BX_VARIANT_KEPT_SIGN
     return x;
