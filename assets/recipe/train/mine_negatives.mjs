@@ -2,32 +2,25 @@
 // mine_negatives.mjs: hard negatives for the trainer, from the training half of the number-heavy prose.
 //
 //   node assets/recipe/train/mine_negatives.mjs --in assets/work/corpus/numbers.jsonl \
-//        --out assets/work/corpus/negatives.jsonl [--stage NN] [--repeat 2]
+//        --out assets/work/corpus/negatives.jsonl [--stage NN | --component FILE] [--repeat 2]
 //
 // Sends every plain text of the training half (kind numbers-plain: no PII written in, so every
 // entity is spurious) to POST /redact of a served stage with the committed model, asking for every
 // entity ("min_score": 0), and writes the texts that came back with one, all O, --repeat times:
 // the trainer then draws the windows this model gets wrong more often than the rest. Only the
 // training half is read; the held-out half is what the report measures.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { root, stageByNumber, stageNames, wasmBuild } from '../../../tests/integration/lib/env.mjs';
+import { root } from '../../../tests/integration/lib/env.mjs';
 import { startServer } from '../../../tests/integration/lib/server.mjs';
+import { arg, readJsonl, servedStage } from './served_stage.mjs';
 
-function arg(name, dflt) {
-  const i = process.argv.indexOf('--' + name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-}
-const stage = arg('stage') ? stageByNumber(arg('stage')) : stageNames().at(-1);
-process.env.BX_REDACT_STAGE = stage;
-const { postRedact } = await import('../../../tests/integration/redact_lib.mjs');
-const component = path.join(wasmBuild, 'stages', stage, 'component.wasm');
+const { stage, component, redact: { postRedact } } = await servedStage();
 const input = arg('in', path.join(root, 'assets/work/corpus/numbers.jsonl'));
 const out = arg('out', path.join(root, 'assets/work/corpus/negatives.jsonl'));
 const repeat = Number(arg('repeat', '2'));
 
-const rows = readFileSync(input, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))
-  .filter((r) => r.kind === 'numbers-plain');
+const rows = readJsonl(input).filter((r) => r.kind === 'numbers-plain');
 // Two servers, one per core; each answers its own share of the texts in order.
 const SERVERS = 2;
 const servers = await Promise.all(Array.from({ length: SERVERS }, () => startServer(component)));

@@ -31,24 +31,17 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, stageByNumber, stageNames, wasmBuild } from '../../../tests/integration/lib/env.mjs';
+import { root } from '../../../tests/integration/lib/env.mjs';
 import { startServer } from '../../../tests/integration/lib/server.mjs';
+import { arg, readJsonl, servedStage } from './served_stage.mjs';
 
-function arg(name, dflt) {
-  const i = process.argv.indexOf('--' + name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-}
-const stage = arg('stage') ? stageByNumber(arg('stage')) : stageNames().at(-1);
-process.env.BX_REDACT_STAGE = stage;
-if (arg('component')) process.env.BX_REDACT_COMPONENT = path.resolve(arg('component'));
-const { checkAnswer, detection, postRedact, provenance } = await import('../../../tests/integration/redact_lib.mjs');
-const component = arg('component') ? path.resolve(arg('component')) : path.join(wasmBuild, 'stages', stage, 'component.wasm');
+const { stage, component, redact } = await servedStage();
+const { checkAnswer, detection, postRedact, provenance } = redact;
 const heldoutPath = arg('heldout', path.join(root, 'assets/work/corpus/heldout.jsonl'));
 const numbersPath = arg('numbers', path.join(root, 'assets/work/corpus/numbers-heldout.jsonl'));
 const out = arg('out', path.join(root, 'assets/model/service-eval.json'));
 export const THRESHOLDS = [0, 0.5, 0.6, 0.7, 0.8, 0.9];
 
-const readJsonl = (p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 const wordCount = (t) => t.split(/\s+/).filter(Boolean).length;
 
 // Every entity the decoding finds ("min_score": 0); `at(t)` below applies each minimum.
