@@ -1,9 +1,12 @@
-# bx_code_text(<file> <out>): a source file's text without the book's marker
-# lines, which open and close named snippets (see same-code.cmake).
+# bx_code_text(<file> <out>): a source file's text without its comment lines:
+# the book's marker lines, which open and close named snippets (see
+# same-code.cmake), and every line that holds only a // comment. Comments do
+# not change the code, and a stage's files describe their own stage in them.
 # bx_code_hash(<file> <out>): SHA-256 of that text.
 function(bx_code_text file out)
   file(READ "${file}" _text)
   string(REGEX REPLACE "[ \t]*(//|#)[ \t]*(end-snippet|snippet:)[^\n]*\n" "" _text "${_text}")
+  string(REGEX REPLACE "\n[ \t]*//[^\n]*" "" _text "\n${_text}")
   set(${out} "${_text}" PARENT_SCOPE)
 endfunction()
 
