@@ -13,6 +13,9 @@
 #   make tile-code [STAGE=11] [EPOCH=1]   the tile stage's (or stage 11's) inner GEMM loop per build, in
 #                          wasm and in V8's x86 code (bench/tile-code.mjs -> bench/results/check-NN-tile-code.txt;
 #                          installs wabt); EPOCH=1: the builds instrumented with the epoch checks (-epoch.txt)
+#   make cranelift-loop STAGE=NN   the stage's hottest GEMM loop per build (stage and sweep) as
+#                          wasmtime's Cranelift compiles it, epoch checks on and off: instructions,
+#                          vpmaddwd, xmm<->stack moves (bench/cranelift-loop.py -> check-NN-cranelift-loop.txt)
 #   make float-loops STAGE=NN   forward()'s float loops in V8's x86 code for stage NN and the one
 #                          before: instructions and xmm<->stack moves (bench/float-loops.mjs ->
 #                          bench/results/check-NN-float-loops.txt; installs wabt)
@@ -62,7 +65,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --configs $(BENCH_CONFIGS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
+.PHONY: cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -118,6 +121,9 @@ tile-code: build-wasm
 	$(NODE) bench/tile-code.mjs --stage $(TILE_CODE_STAGE) --lines 24 \
 	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function $(TILE_CODE_GEMM)) \
 	  $(if $(EPOCH),--epoch) -o bench/results/check-$(TILE_CODE_STAGE)-tile-code$(if $(EPOCH),-epoch).txt
+
+cranelift-loop: require-stage build-wasm setup-wasmtime
+	$(WASMTIME_PY) bench/cranelift-loop.py --stage $(STAGE_NUM) -o bench/results/check-$(STAGE_NUM)-cranelift-loop.txt
 
 # Where the time goes, function by function (Linux perf), in STAGE and the
 # stage before it: bench/results/check-NN-profile.txt.

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""What Cranelift makes of a stage's hottest loop, with epoch checks on and off.
+
+    build/venv/bin/python bench/cranelift-loop.py --stage 26 [--function REGEX] [--lines N] [-o FILE]
+    make cranelift-loop STAGE=26      (writes bench/results/check-26-cranelift-loop.txt)
+
+For the stage's cli.wasm and each build of its sweep (variants.json), the
+module is compiled by wasmtime exactly as common/host/wasmtime-run.py compiles
+it (its make_engine(), so the settings cannot drift), once with epoch
+interruption and once without, and serialised: the result is an ELF object
+whose symbols name every wasm function. objdump (binutils) disassembles the
+function matching --function (the GEMM by default), and the loop with the most
+vpmaddwd in it is counted:
+
+  instructions   in the loop, from its head to its back-edge;
+  vpmaddwd       the integer dot products (i32x4.dot_i16x8_s);
+  xmm<->stack    moves between a vector register and a stack slot: values the
+                 register allocator keeps in memory across the loop;
+  per vpmaddwd   xmm<->stack moves per dot product.
+
+Then the stage's own loop under epoch interruption is printed. Counts come from
+the build, never from a paste; the book quotes this file.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+
+def load_host():
+    """common/host/wasmtime-run.py as a module (its name has a dash)."""
+    path = os.path.join(ROOT, "common", "host", "wasmtime-run.py")
+    spec = importlib.util.spec_from_file_location("wasmtime_run", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def compiled_object(host, wasm, epoch, directory):
+    """The serialised machine code of `wasm` (an ELF object) under the host's settings."""
+    args = argparse.Namespace(no_epoch=not epoch, tick_ms=None, deadline_ticks=None)
+    engine = host.make_engine(args)
+    module = host.wasmtime.Module.from_file(engine, wasm)
+    path = os.path.join(directory, f"{os.path.basename(wasm)}.{'epoch' if epoch else 'plain'}.cwasm")
+    with open(path, "wb") as out:
+        out.write(module.serialize())
+    return path, host.settings(args)
+
+
+def function_range(obj, pattern):
+    """[start, end) of the one text symbol whose name matches pattern."""
+    symbols = []
+    for line in subprocess.run(["nm", "-n", obj], check=True, capture_output=True, text=True).stdout.splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and parts[1] in "tT":
+            symbols.append((int(parts[0], 16), parts[2]))
+    for i, (address, name) in enumerate(symbols):
+        if re.search(pattern, name):
+            end = symbols[i + 1][0] if i + 1 < len(symbols) else address + (1 << 20)
+            return address, end, name
+    raise SystemExit(f"cranelift-loop: no function matching {pattern!r} in {obj}")
+
+
+INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
+BRANCH_TARGET = re.compile(r"^([0-9a-f]+)\b")
+
+
+def disassemble(obj, start, end):
+    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={start:#x}",
+                           f"--stop-address={end:#x}", obj], check=True, capture_output=True, text=True).stdout
+    code = []
+    for line in text.splitlines():
+        m = INSN.match(line)
+        if m:
+            code.append((int(m.group(1), 16), m.group(2), m.group(3).split("<")[0].strip()))
+    return code
+
+
+def loops(code):
+    """(head, last) index pairs: a branch back to an earlier address closes a loop."""
+    index = {address: i for i, (address, _, _) in enumerate(code)}
+    found = []
+    for i, (address, mnemonic, operands) in enumerate(code):
+        if mnemonic.startswith("j"):
+            m = BRANCH_TARGET.match(operands)
+            if m and int(m.group(1), 16) < address and int(m.group(1), 16) in index:
+                found.append((index[int(m.group(1), 16)], i))
+    return found
+
+
+def is_xmm_stack_move(mnemonic, operands):
+    return mnemonic.startswith(("mov", "vmov")) and "%xmm" in operands and "(%rsp)" in operands
+
+
+def count(body):
+    return {
+        "instructions": len(body),
+        "vpmaddwd": sum(1 for _, m, _ in body if m in ("vpmaddwd", "pmaddwd")),
+        "xmm_stack_moves": sum(1 for _, m, o in body if is_xmm_stack_move(m, o)),
+    }
+
+
+def hottest_loop(code):
+    """The loop with the most dot products; of those, the shortest (the innermost)."""
+    best = None
+    for head, last in loops(code):
+        c = count(code[head:last + 1])
+        key = (c["vpmaddwd"], -c["instructions"])
+        if best is None or key > best[0]:
+            best = (key, head, last, c)
+    if best is None or best[3]["vpmaddwd"] == 0:
+        raise SystemExit("cranelift-loop: no loop with vpmaddwd in the function")
+    return best[1], best[2], best[3]
+
+
+def builds(build_dir, stage):
+    stages = os.path.join(ROOT, build_dir, "stages")
+    name = next((d for d in sorted(os.listdir(stages)) if d.startswith(f"{stage}-")), None)
+    if name is None:
+        raise SystemExit(f"cranelift-loop: no {build_dir}/stages/{stage}-*")
+    with open(os.path.join(stages, name, "variants.json")) as f:
+        variants = json.load(f)
+    out = [(variants.get("sweep_base") or "stage", os.path.join(stages, name, "cli.wasm"))]
+    for label in variants.get("sweep", {}):
+        out.append((label, os.path.join(stages, name, f"cli-{label}.wasm")))
+    return name, out
+
+
+def provenance():
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "stages", "common"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    objdump = subprocess.run(["objdump", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    import datetime
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
+    return f"# {when}, commit {commit}{'+uncommitted' if dirty else ''}, {objdump}"
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--stage", required=True)
+    p.add_argument("--build", default="build/wasm")
+    p.add_argument("--function", default=r"::gemm\(")
+    p.add_argument("--lines", type=int, default=60)
+    p.add_argument("-o", dest="out")
+    args = p.parse_args(argv)
+
+    host = load_host()
+    name, todo = builds(args.build, args.stage)
+    lines = [provenance()]
+    rows, listing = [], None
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, wasm in todo:
+            for epoch in (True, False):
+                obj, settings = compiled_object(host, wasm, epoch, tmp)
+                start, end, symbol = function_range(obj, args.function)
+                code = disassemble(obj, start, end)
+                head, last, c = hottest_loop(code)
+                rows.append((label, epoch, c))
+                if listing is None and epoch:
+                    listing = (symbol, code[head:last + 1])
+    lines.append(f"# wasmtime {settings['wasmtime']}, Cranelift opt level {settings['cranelift_opt_level']}, "
+                 f"wasm SIMD on; epoch interruption on and off")
+    lines.append(f"stage {name}: the loop with the most vpmaddwd in {listing[0].split('::', 2)[-1][:60]}...")
+    lines.append("")
+    lines.append(f"{'build':<8} {'epoch':<6} {'instructions':>12} {'vpmaddwd':>9} {'xmm<->stack':>12} {'per vpmaddwd':>13}")
+    for label, epoch, c in rows:
+        per = c["xmm_stack_moves"] / c["vpmaddwd"]
+        lines.append(f"{label:<8} {'on' if epoch else 'off':<6} {c['instructions']:>12} {c['vpmaddwd']:>9} "
+                     f"{c['xmm_stack_moves']:>12} {per:>13.2f}")
+    lines.append("")
+    symbol, body = listing
+    lines.append(f"The stage's loop with epoch interruption on ({len(body)} instructions"
+                 f"{', first ' + str(args.lines) if len(body) > args.lines else ''}):")
+    for address, mnemonic, operands in body[:args.lines]:
+        lines.append(f"  {address:6x}  {mnemonic:<10} {operands}")
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
