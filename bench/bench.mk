@@ -123,7 +123,8 @@ tile-code: build-wasm
 	  $(if $(EPOCH),--epoch) -o bench/results/check-$(TILE_CODE_STAGE)-tile-code$(if $(EPOCH),-epoch).txt
 
 cranelift-loop: require-stage build-wasm setup-wasmtime
-	$(WASMTIME_PY) bench/cranelift-loop.py --stage $(STAGE_NUM) -o bench/results/check-$(STAGE_NUM)-cranelift-loop.txt
+	$(WASMTIME_PY) bench/cranelift-loop.py --stage $(STAGE_NUM) $(CRANELIFT_LOOP_ARGS) \
+	  -o bench/results/check-$(STAGE_NUM)-cranelift-loop.txt
 
 # Where the time goes, function by function (Linux perf), in STAGE and the
 # stage before it: bench/results/check-NN-profile.txt.

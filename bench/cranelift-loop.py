@@ -9,17 +9,20 @@ module is compiled by wasmtime exactly as common/host/wasmtime-run.py compiles
 it (its make_engine(), so the settings cannot drift), once with epoch
 interruption and once without, and serialised: the result is an ELF object
 whose symbols name every wasm function. objdump (binutils) disassembles the
-function matching --function (the GEMM by default), and the loop with the most
-vpmaddwd in it is counted:
+function matching --function (the GEMM by default) and counts, in each of the
+--loops innermost loops with the most --count instructions (vpmaddwd, the
+GEMM's integer dot products, by default; vmulps for attention):
 
   instructions   in the loop, from its head to its back-edge;
-  vpmaddwd       the integer dot products (i32x4.dot_i16x8_s);
+  --count        the loop's work: how many of that instruction;
   xmm<->stack    moves between a vector register and a stack slot: values the
                  register allocator keeps in memory across the loop;
-  per vpmaddwd   xmm<->stack moves per dot product.
+  per ...        xmm<->stack moves per unit of work.
 
-Then the stage's own loop under epoch interruption is printed. Counts come from
-the build, never from a paste; the book quotes this file.
+Then the stage's first such loop under epoch interruption is printed. Counts
+come from the build, never from a paste; the book quotes this file.
+
+    make cranelift-loop STAGE=27 CRANELIFT_LOOP_ARGS="--function '::forward\\(' --count vmulps --loops 2"
 """
 import argparse
 import importlib.util
@@ -98,25 +101,27 @@ def is_xmm_stack_move(mnemonic, operands):
     return mnemonic.startswith(("mov", "vmov")) and "%xmm" in operands and "(%rsp)" in operands
 
 
-def count(body):
+def count(body, mnemonic):
     return {
         "instructions": len(body),
-        "vpmaddwd": sum(1 for _, m, _ in body if m in ("vpmaddwd", "pmaddwd")),
+        "work": sum(1 for _, m, _ in body if m == mnemonic),
         "xmm_stack_moves": sum(1 for _, m, o in body if is_xmm_stack_move(m, o)),
     }
 
 
-def hottest_loop(code):
-    """The loop with the most dot products; of those, the shortest (the innermost)."""
-    best = None
-    for head, last in loops(code):
-        c = count(code[head:last + 1])
-        key = (c["vpmaddwd"], -c["instructions"])
-        if best is None or key > best[0]:
-            best = (key, head, last, c)
-    if best is None or best[3]["vpmaddwd"] == 0:
-        raise SystemExit("cranelift-loop: no loop with vpmaddwd in the function")
-    return best[1], best[2], best[3]
+def hottest_loops(code, mnemonic, how_many):
+    """The innermost loops (no loop inside) with the most `mnemonic`, most first,
+    ties to the shorter; in the order they appear in the code."""
+    spans = loops(code)
+    innermost = [(h, l) for h, l in spans if not any(h <= h2 and l2 <= l and (h2, l2) != (h, l) for h2, l2 in spans)]
+    ranked = []
+    for head, last in innermost:
+        c = count(code[head:last + 1], mnemonic)
+        if c["work"]:
+            ranked.append(((-c["work"], c["instructions"]), head, last, c))
+    if len(ranked) < how_many:
+        raise SystemExit(f"cranelift-loop: fewer than {how_many} innermost loops with {mnemonic} in the function")
+    return sorted((r[1:] for r in sorted(ranked)[:how_many]), key=lambda r: r[0])
 
 
 def builds(build_dir, stage):
@@ -147,6 +152,8 @@ def main(argv):
     p.add_argument("--stage", required=True)
     p.add_argument("--build", default="build/wasm")
     p.add_argument("--function", default=r"::gemm\(")
+    p.add_argument("--count", default="vpmaddwd", help="the instruction that marks the loop's work")
+    p.add_argument("--loops", type=int, default=1, help="how many loops to count (the most --count first)")
     p.add_argument("--lines", type=int, default=60)
     p.add_argument("-o", dest="out")
     args = p.parse_args(argv)
@@ -161,22 +168,27 @@ def main(argv):
                 obj, settings = compiled_object(host, wasm, epoch, tmp)
                 start, end, symbol = function_range(obj, args.function)
                 code = disassemble(obj, start, end)
-                head, last, c = hottest_loop(code)
-                rows.append((label, epoch, c))
+                found = hottest_loops(code, args.count, args.loops)
+                for n, (head, last, c) in enumerate(found):
+                    rows.append((label, epoch, n + 1, c))
                 if listing is None and epoch:
-                    listing = (symbol, code[head:last + 1])
+                    listing = (symbol, code[found[0][0]:found[0][1] + 1])
     lines.append(f"# wasmtime {settings['wasmtime']}, Cranelift opt level {settings['cranelift_opt_level']}, "
                  f"wasm SIMD on; epoch interruption on and off")
-    lines.append(f"stage {name}: the loop with the most vpmaddwd in {listing[0].split('::', 2)[-1][:60]}...")
+    what = "the loop" if args.loops == 1 else f"the {args.loops} innermost loops"
+    lines.append(f"stage {name}: {what} with the most {args.count} in {listing[0].split('::', 2)[-1][:60]}...")
     lines.append("")
-    lines.append(f"{'build':<8} {'epoch':<6} {'instructions':>12} {'vpmaddwd':>9} {'xmm<->stack':>12} {'per vpmaddwd':>13}")
-    for label, epoch, c in rows:
-        per = c["xmm_stack_moves"] / c["vpmaddwd"]
-        lines.append(f"{label:<8} {'on' if epoch else 'off':<6} {c['instructions']:>12} {c['vpmaddwd']:>9} "
-                     f"{c['xmm_stack_moves']:>12} {per:>13.2f}")
+    loop_column = args.loops > 1
+    lines.append(f"{'build':<8} {'epoch':<6} {'loop':>4} " if loop_column else f"{'build':<8} {'epoch':<6} ")
+    lines[-1] += f"{'instructions':>12} {args.count:>9} {'xmm<->stack':>12} {'per ' + args.count:>13}"
+    for label, epoch, n, c in rows:
+        per = c["xmm_stack_moves"] / c["work"]
+        line = f"{label:<8} {'on' if epoch else 'off':<6} " + (f"{n:>4} " if loop_column else "")
+        lines.append(line + f"{c['instructions']:>12} {c['work']:>9} {c['xmm_stack_moves']:>12} {per:>13.2f}")
     lines.append("")
     symbol, body = listing
-    lines.append(f"The stage's loop with epoch interruption on ({len(body)} instructions"
+    first = "loop" if args.loops == 1 else "first loop"
+    lines.append(f"The stage's {first} with epoch interruption on ({len(body)} instructions"
                  f"{', first ' + str(args.lines) if len(body) > args.lines else ''}):")
     for address, mnemonic, operands in body[:args.lines]:
         lines.append(f"  {address:6x}  {mnemonic:<10} {operands}")

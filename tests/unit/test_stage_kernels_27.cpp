@@ -1,0 +1,97 @@
+// Stage 27's attention kernels (stages/27-unrolled-attention/attention.hpp),
+// two steps per trip round the scores' walk over d and P.V's walk over the
+// keys, against stage 00's loops, bit for bit: scores for 4 query rows and
+// for 1, with key counts that leave a four-key step; P.V for 4 rows and 1
+// with even and odd key counts, so the unrolled loop's remainder (one key
+// left after the pairs) runs too. A trip that skipped the remainder, or summed
+// its two steps in two chains (the kept mistake split-keys), would change
+// the bits.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/maths/bits.hpp"
+#include "stages/27-unrolled-attention/attention.hpp"
+#include "tests/unit/attention_reference.hpp"
+
+using namespace bx::test;
+
+namespace {
+
+// The scores of R rows of every third head against `keys` keys: how many
+// differ in any bit from stage 00's d-sum.
+template <int R>
+std::size_t score_differences(int keys, std::mt19937& rng) {
+    const std::vector<float> q = random_matrix(R, rng);
+    const std::vector<float> k = random_matrix(keys, rng);
+    std::vector<float> kt(k.size());
+    const std::size_t n = static_cast<std::size_t>(keys);
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t c = 0; c < bx::kHidden; ++c) kt[c * n + j] = k[j * bx::kHidden + c];
+    std::size_t differ = 0;
+    for (int h = 0; h < bx::kHeads; h += 3) {
+        const int off = h * bx::kHeadDim;
+        std::vector<float> scores(static_cast<std::size_t>(R) * n);
+        bx::stage::score_rows<R>(q.data() + off, kt.data() + static_cast<std::size_t>(off) * n, keys, kScale,
+                                 scores.data());
+        for (int r = 0; r < R; ++r)
+            for (std::size_t j = 0; j < n; ++j) {
+                float dot = 0.0f;
+                for (int d = 0; d < bx::kHeadDim; ++d)
+                    dot += q[static_cast<std::size_t>(r * bx::kHidden + off + d)] * k[j * bx::kHidden + off + d];
+                differ += bx::float_bits(scores[r * n + j]) != bx::float_bits(dot * kScale) ? 1 : 0;
+            }
+    }
+    return differ;
+}
+
+// P.V of R rows of every head over `keys` keys: how many outputs differ in
+// any bit from stage 00's sum over the keys in order.
+template <int R>
+std::size_t context_differences(int keys, std::mt19937& rng) {
+    const std::vector<float> v = random_matrix(keys, rng);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    std::vector<float> p(static_cast<std::size_t>(R) * static_cast<std::size_t>(keys));
+    for (float& value : p) value = unit(rng) * unit(rng) / static_cast<float>(keys);
+    std::size_t differ = 0;
+    for (int h = 0; h < bx::kHeads; ++h) {
+        const int off = h * bx::kHeadDim;
+        std::vector<float> ctx(static_cast<std::size_t>(R) * bx::kHidden);
+        bx::stage::weighted_values_rows<R>(p.data(), v.data() + off, keys, ctx.data() + off);
+        for (int r = 0; r < R; ++r)
+            for (int d = 0; d < bx::kHeadDim; ++d) {
+                float acc = 0.0f;
+                for (int j = 0; j < keys; ++j)
+                    acc += p[static_cast<std::size_t>(r * keys + j)] *
+                           v[static_cast<std::size_t>(j) * bx::kHidden + static_cast<std::size_t>(off + d)];
+                differ += bx::float_bits(ctx[static_cast<std::size_t>(r * bx::kHidden + off + d)]) !=
+                                  bx::float_bits(acc)
+                              ? 1
+                              : 0;
+            }
+    }
+    return differ;
+}
+
+}  // namespace
+
+TEST_CASE("stage 27: scores two steps of d per trip equal stage 00's, four-key steps included",
+          "[stage27][attention]") {
+    std::mt19937 rng(270);
+    for (int keys : {256, 4, 12, 20, 252}) {
+        INFO("keys " << keys);
+        CHECK(score_differences<4>(keys, rng) == 0);
+        CHECK(score_differences<1>(keys, rng) == 0);
+    }
+}
+
+TEST_CASE("stage 27: P.V two keys per trip equals stage 00's, odd key counts included", "[stage27][attention]") {
+    std::mt19937 rng(271);
+    for (int keys : {256, 255, 7, 1, 2}) {
+        INFO("keys " << keys);
+        CHECK(context_differences<4>(keys, rng) == 0);
+        CHECK(context_differences<1>(keys, rng) == 0);
+    }
+}
