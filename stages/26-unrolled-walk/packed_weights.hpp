@@ -50,7 +50,6 @@ inline std::size_t packed_size(int rows, int cols, int block_outputs) {
     return block_count(rows, block_outputs) * static_cast<std::size_t>(block_outputs) * static_cast<std::size_t>(cols);
 }
 
-// snippet: pack-weights
 // Packs rows x cols int8 weights (row-major, a row per output; cols even)
 // into out[0 .. packed_size): see the top of this file.
 inline void pack(const std::int8_t* w, int rows, int cols, int block_outputs, std::int8_t* out) {
@@ -62,7 +61,6 @@ inline void pack(const std::int8_t* w, int rows, int cols, int block_outputs, st
         for (std::size_t c = 0; c < k; ++c) block[(c / 2) * 2 * width + lane * 2 + c % 2] = w[o * k + c];
     }
 }
-// end-snippet
 
 // Every linear layer of a model, in the blob's order: per layer q, k, v, o,
 // ffn_in, ffn_out, then the classifier.

@@ -139,7 +139,6 @@ inline v128_t load_widened(const std::int8_t* p) {
 #define BX_VARIANT_OFFSET_IN_INT16S 0
 #endif
 
-// snippet: packed-tile-step
 // One pair of k for the tile: each token's pair (one 32-bit load, repeated
 // over the four lanes) times the block's weights for that pair, four
 // outputs per widening load.
@@ -156,7 +155,6 @@ inline void tile_step(const std::int16_t* a, const std::int8_t* b, v128_t (&sum)
             sum[r][v] = wasm_i32x4_add(sum[r][v], wasm_i32x4_dot_i16x8(pair, w[v]));
     }
 }
-// end-snippet
 
 // int16 values from one pair of the group's activations to the next: the
 // group's kTileTokens tokens store their pairs side by side.
@@ -188,7 +186,6 @@ inline v128_t dequantise4(v128_t acc, float s_in, v128_t bias, v128_t s_w) {
     return wasm_f32x4_add(bias, wasm_f32x4_mul(wasm_f32x4_mul(value, wasm_f32x4_splat(s_in)), s_w));
 }
 
-// snippet: packed-block
 // A whole group of tokens from t (rows past `rows` are the group's zero
 // filling: computed, not stored) against the block of outputs from o. A
 // block past the last output (the classifier's 81 = 10 x 8 + 1) is filled
@@ -202,7 +199,6 @@ inline void gemm_block(const LinearView& layer, const std::int8_t* packed, const
     v128_t sum[kTileTokens][kBlockVectors];
     for (auto& row : sum)
         for (v128_t& s : row) s = wasm_i32x4_splat(0);
-    // snippet: unrolled-walk
     // One trip: kPairsPerTrip pairs of k, written out by the compiler (unroll
     // full), so the back-edge and its epoch check come once per trip.
 #pragma clang loop unroll(disable)
@@ -211,7 +207,6 @@ inline void gemm_block(const LinearView& layer, const std::int8_t* packed, const
 #pragma clang loop unroll(full)
         for (int p = 0; p < kPairsPerTrip; ++p) tile_step(a + pair_offset(p), b + p * 2 * kBlockOutputs, sum);
     }
-    // end-snippet
     const int outputs = layer.rows - o < kBlockOutputs ? layer.rows - o : kBlockOutputs;
     for (int r = 0; r < kTileTokens && t + r < rows; ++r) {
         const float s_in = x.scale[static_cast<std::size_t>(t + r)];
@@ -228,7 +223,6 @@ inline void gemm_block(const LinearView& layer, const std::int8_t* packed, const
     }
 }
 
-// end-snippet
 
 // y[t][o] for every token t < rows and output o.
 inline void gemm(const LinearView& layer, const std::int8_t* packed, const QuantizedRows& x, int rows, float* y) {
