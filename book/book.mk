@@ -14,6 +14,7 @@
 #   make book-mutant               deletes one snippet marker in a copy of the tree and
 #                                  succeeds only if the book build then fails naming it
 #   make book-selftest             the preprocessor's own failure modes, on small fixtures
+#   make stages-index              writes stages/README.md, the one-page index of the stages
 #
 # See book/README.md for the directive and marker syntax.
 
@@ -23,7 +24,7 @@ BOOK_OUT ?= book/out
 BOOK_NICE ?= nice -n 5
 
 .PHONY: book book-setup book-expand book-render book-test book-test-setup book-mutant \
-        book-selftest book-clean
+        book-selftest book-clean stages-index
 
 # Idempotent: installs only what is absent (Debian packages; needs root, as here).
 book-setup:
@@ -54,6 +55,10 @@ book-mutant: book-setup
 
 book-selftest:
 	$(BOOK_NODE) book/tests/selftest.mjs
+
+# The stages' index (kernel, idea, chapter, verdicts); CTest's stages.index-fresh checks it.
+stages-index:
+	$(BOOK_NODE) book/tools/stages-index.mjs -o stages/README.md
 
 book-clean:
 	rm -rf $(BOOK_OUT)

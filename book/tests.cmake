@@ -18,3 +18,25 @@ set_tests_properties(book.chromium PROPERTIES LABELS book TIMEOUT 600)
 add_test(NAME book.mutant COMMAND make -f book/book.mk book-mutant
          WORKING_DIRECTORY "${BX_ROOT}")
 set_tests_properties(book.mutant PROPERTIES LABELS book TIMEOUT 600)
+
+# stages/README.md must be what `make stages-index` writes now (the stages, the
+# chapters and the pinned bench runs it is made from may have moved since).
+add_test(NAME stages.index-fresh
+         COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/stages-index.mjs" --check "${BX_ROOT}/stages/README.md"
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties(stages.index-fresh PROPERTIES LABELS "book;quick")
+
+# Its mutant: a copy with one row changed must be called stale. The copy is
+# planted by a fixture, so a failed plant fails the mutant instead of passing it;
+# the pass regex (printed only on the failing path) requires the planted reason.
+set(_bx_stale_index "${CMAKE_CURRENT_BINARY_DIR}/stages-README.stale.md")
+add_test(NAME stages.index-plant-stale
+         COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/stages-index.mjs" --plant-stale "${_bx_stale_index}"
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties(stages.index-plant-stale PROPERTIES LABELS "book;quick;mutant" FIXTURES_SETUP stages-index-stale)
+add_test(NAME stages.index-fresh-mutant
+         COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/stages-index.mjs" --check "${_bx_stale_index}"
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties(stages.index-fresh-mutant PROPERTIES LABELS "book;quick;mutant"
+                     FIXTURES_REQUIRED stages-index-stale
+                     PASS_REGULAR_EXPRESSION "stages-README\\.stale\\.md is stale: run make stages-index")
