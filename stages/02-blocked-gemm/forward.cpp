@@ -1,14 +1,24 @@
-// Stage 02: stage 01's forward pass plus one idea: a blocked int8 matrix
-// product (gemm.hpp). Each linear layer quantises all its input rows up front,
-// then computes its outputs in register tiles of 4 tokens x 2 output rows with
-// wasm SIMD. The integer sums are exact in any grouping, and dequantisation
-// keeps the reference order, so every logit keeps its bits. (From stage 01:
-// the last layer computes only the `live` rows; K and V always cover all 256.)
+// The forward pass: the embeddings, the encoder layers (Q, K and V, attention, the output
+// projection, add and LayerNorm, the feed-forward layers with GELU between them, add and
+// LayerNorm), then the classifier. Each linear layer quantises its input rows once, up front, and
+// runs the int8 GEMM in register tiles of 4 tokens x 2 output rows (gemm.hpp); Q, K and V are
+// three linear layers, so the LayerNorm output they share is quantised three times. Attention is
+// a scalar loop here, one head, one query row and one key at a time, softmax included. LayerNorm
+// (common/maths/layer_norm.hpp) runs one row at a time, GELU (common/maths/gelu.hpp) one value at
+// a time.
 //
-// What makes it slow, on purpose (later stages remove each, one at a time):
-//  - every linear layer quantises its input rows itself, so the same LayerNorm
-//    output is quantised three times, for Q, K and V;
+// Why the logits are bit for bit stage 00's: integer addition is associative, so the GEMM's int32
+// sums may be taken in any order, and a row's int8 values and scale depend on that row alone, so
+// quantising all the rows up front gives stage 00's bytes. Every float value, dequantisation
+// included, gets the same operations in the same order as in stage 00. One shortcut skips work:
+// the last layer computes only the `live` rows, whose logits are the only ones read. Keys and
+// values still cover all 256 positions, pads included: the model was trained attending to them,
+// so skipping them would change the logits.
+//
+// What is still slow:
+//  - Q, K and V quantise the same LayerNorm output three times per layer;
 //  - attention is scalar, one query row and one key at a time;
+//  - softmax, GELU and the quantiser are scalar, one value at a time;
 //  - buffers are allocated on every call.
 #include <algorithm>
 #include <cstdint>

@@ -1,14 +1,29 @@
-// Stage 03: stage 02's forward pass plus one idea: SIMD attention
-// (attention.hpp). K is transposed once per layer so that four keys are scored
-// at once, one key per lane, each lane summing over d in stage 00's order; P.V
-// runs across the head dimension, each lane summing over keys in order. No sum
-// is reordered, so every logit keeps its bits. (From stage 01: the last layer
-// computes only the `live` rows; K and V always cover all 256. From stage 02:
-// each linear quantises its rows once and multiplies in 4x2 int8 tiles.)
+// The forward pass: the embeddings, the encoder layers (Q, K and V, attention, the output
+// projection, add and LayerNorm, the feed-forward layers with GELU between them, add and
+// LayerNorm), then the classifier. Each linear layer quantises its input rows once, up front, and
+// runs the int8 GEMM in register tiles of 4 tokens x 2 output rows (gemm.hpp); Q, K and V are
+// three linear layers, so the LayerNorm output they share is quantised three times. Attention
+// (attention.hpp) takes one query row at a time: it scores four keys per step against K,
+// transposed once per layer, runs softmax (a scalar loop, here), then P.V with the lanes across
+// the head dimension. The `dlanes` variant scores with the lanes along d, which reorders each
+// score's sum, and must fail the check. LayerNorm (common/maths/layer_norm.hpp) runs one row at a
+// time, GELU (common/maths/gelu.hpp) one value at a time.
 //
-// What makes it slow, on purpose (later stages remove each, one at a time):
-//  - every linear layer quantises its input rows itself, so the same LayerNorm
-//    output is quantised three times, for Q, K and V;
+// Why the logits are bit for bit stage 00's: integer addition is associative, so the GEMM's int32
+// sums may be taken in any order, and a row's int8 values and scale depend on that row alone, so
+// quantising all the rows up front gives stage 00's bytes. Every float value gets the same
+// operations in the same order as in stage 00, however the work is split into tiles, lanes and
+// rows: each attention lane sums its own key's products over d, or its own dimension's over the
+// keys, in stage 00's order, and wasm has no fused multiply-add to round them differently. One
+// shortcut skips work: the last layer computes only the `live` rows, whose logits are the only
+// ones read. Keys and values still cover all 256 positions, pads included: the model was trained
+// attending to them, so skipping them would change the logits.
+//
+// What is still slow:
+//  - Q, K and V quantise the same LayerNorm output three times per layer;
+//  - attention takes one query row at a time, so every key and value vector is loaded again for
+//    each row;
+//  - softmax, GELU and the quantiser are scalar, one value at a time;
 //  - buffers are allocated on every call.
 #include <algorithm>
 #include <cstdint>

@@ -1,15 +1,27 @@
-// Stage 06: stage 05's forward pass plus one idea: attention takes
-// kQueryRows query rows per pass over K and V (attention.hpp), so every loaded
-// key or value vector serves several rows and every loop back-edge is shared.
-// Each row's operations and their order are unchanged, so every logit keeps
-// its bits. (From stage 01: the last layer computes only the `live` rows; K
-// and V always cover all 256. From stage 02: each linear quantises its rows
-// once and multiplies in int8 register tiles; stage 05 made the tile a
-// parameter. From stage 03: keys transposed, four scored per step.)
+// The forward pass: the embeddings, the encoder layers (Q, K and V, attention, the output
+// projection, add and LayerNorm, the feed-forward layers with GELU between them, add and
+// LayerNorm), then the classifier. Each linear layer quantises its input rows once, up front, and
+// runs the int8 GEMM in register tiles of 4 tokens x 2 output rows (gemm.hpp); Q, K and V are
+// three linear layers, so the LayerNorm output they share is quantised three times. Attention
+// (attention.hpp) takes four query rows per pass over K and V, so every key or value vector it
+// loads serves four rows: it scores four keys per step against K, transposed once per layer, runs
+// each row's softmax (a scalar loop, here), then P.V with the lanes across the head dimension.
+// LayerNorm (common/maths/layer_norm.hpp) runs one row at a time, GELU (common/maths/gelu.hpp)
+// one value at a time.
 //
-// What makes it slow, on purpose (later stages remove each, one at a time):
-//  - every linear layer quantises its input rows itself, so the same LayerNorm
-//    output is quantised three times, for Q, K and V;
+// Why the logits are bit for bit stage 00's: integer addition is associative, so the GEMM's int32
+// sums may be taken in any order, and a row's int8 values and scale depend on that row alone, so
+// quantising all the rows up front gives stage 00's bytes. Every float value gets the same
+// operations in the same order as in stage 00, however the work is split into tiles, lanes and
+// rows: each query row has its own accumulators and each attention lane its own key or dimension,
+// summed in stage 00's order (wasm has no fused multiply-add to round them differently). One
+// shortcut skips work: the last layer computes only the `live` rows, whose logits are the only
+// ones read. Keys and values still cover all 256 positions, pads included: the model was trained
+// attending to them, so skipping them would change the logits.
+//
+// What is still slow:
+//  - Q, K and V quantise the same LayerNorm output three times per layer;
+//  - softmax, GELU and the quantiser are scalar, one value at a time;
 //  - buffers are allocated on every call.
 #include <algorithm>
 #include <cstdint>

@@ -1,15 +1,30 @@
-// Stage 08: stage 07's forward pass plus one idea: Q, K and V quantise their
-// shared input once instead of three times (the quantise-once snippet), so the
-// three products run on the same int8 rows and scales. (From stage 07: GELU
-// four lanes at a time with a per-lane fallback. From stage 06: attention takes
-// four query rows per pass. From stage 01: the last layer computes only the
-// `live` rows; K and V always cover all 256. From stage 02: each linear
-// quantises its rows once and multiplies in int8 register tiles; stage 05 made
-// the tile a parameter. From stage 03: keys transposed, four scored per step.)
+// The forward pass: the embeddings, the encoder layers (Q, K and V on one quantised input,
+// attention, the output projection, add and LayerNorm, the feed-forward layers with GELU between
+// them, add and LayerNorm), then the classifier. Each linear layer quantises its input rows once,
+// up front, and runs the int8 GEMM in register tiles of 4 tokens x 2 output rows (gemm.hpp); Q, K
+// and V share one quantisation of the LayerNorm output they all read. Attention (attention.hpp)
+// takes four query rows per pass over K and V, so every key or value vector it loads serves four
+// rows: it scores four keys per step against K, transposed once per layer, runs each row's
+// softmax (a scalar loop, here), then P.V with the lanes across the head dimension. GELU
+// (gelu.hpp, through gelu.cpp) runs four lanes at a time where erf is a rational polynomial and
+// the scalar function elsewhere; LayerNorm (common/maths/layer_norm.hpp) runs one row at a time.
 //
-// What makes it slow, on purpose (later stages remove each, one at a time):
-//  - the quantiser is scalar: a max, a multiply, a rounding and a clamp per
-//    value, one value at a time;
+// Why the logits are bit for bit stage 00's: integer addition is associative, so the GEMM's int32
+// sums may be taken in any order, and a row's int8 values and scale depend on that row alone, so
+// quantising all the rows up front, once for Q, K and V together, gives stage 00's bytes. Every
+// float value gets the same operations in the same order as in stage 00, however the work is
+// split into tiles, lanes and rows: each query row has its own accumulators and each attention
+// lane its own key or dimension, summed in stage 00's order (wasm has no fused multiply-add to
+// round them differently); each GELU lane in the polynomial range does the scalar erf's
+// operations with the same constants, and every other lane goes through the scalar function
+// itself. One shortcut skips work: the last layer computes only the `live` rows, whose logits are
+// the only ones read. Keys and values still cover all 256 positions, pads included: the model was
+// trained attending to them, so skipping them would change the logits.
+//
+// What is still slow:
+//  - the quantiser is scalar: a max, a multiply, a rounding and a clamp per value, one value at a
+//    time;
+//  - softmax is scalar: a max, an exp and a divide per score, one score at a time;
 //  - buffers are allocated on every call.
 #include <algorithm>
 #include <cstdint>
