@@ -16,8 +16,8 @@
 // eight at the top of every trip and stores them at the bottom. With one pair
 // per trip that is sixteen memory moves beside eight pmaddwd. Two pairs per
 // trip pay the same sixteen for sixteen pmaddwd; the accumulators stay in
-// registers between the two pairs. V8's check keeps its registers, so under
-// V8 the longer body only costs (SWEEP below times both runtimes).
+// registers between the two pairs. Under V8 the longer body gains nothing
+// and is slower (the chapter times both runtimes).
 //
 // Why no bit can change: the integer products are stage 00's and their sums
 // are added in another order, which integers allow (no sum comes near 2^31:
@@ -42,9 +42,7 @@ namespace bx::stage {
 namespace {
 
 // The register tile, tokens x (4 x kBlockVectors) outputs, as compile-time
-// parameters: SWEEP in CMakeLists.txt builds the other shapes, each checked
-// against stage 00 and timed beside the stage by `make bench-sweep
-// STAGE=25`. 4 x 8 needs 8 accumulators, 2 weight vectors, a token's pair
+// parameters. 4 x 8 needs 8 accumulators, 2 weight vectors, a token's pair
 // and a product: at least 12 of the 15 vector registers V8 allocates on
 // x86-64.
 #ifndef BX_TILE_TOKENS

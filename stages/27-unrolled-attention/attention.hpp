@@ -186,8 +186,7 @@ inline void score_rows(const float* q, const float* kt_head, int keys, float sca
 }
 
 // How many 4-wide blocks of a head's 32 dimensions one pass over the keys
-// accumulates, a compile-time parameter (SWEEP in CMakeLists.txt times the
-// others). R rows x kValueBlocks accumulators, R splatted weights, the value
+// accumulates, a compile-time parameter. R rows x kValueBlocks accumulators, R splatted weights, the value
 // blocks and one product must fit the 15 vector registers V8 allocates on
 // x86-64: with R = 4, two blocks take 4 x 2 + 4 + 2 + 1 = 15.
 #ifndef BX_VALUE_BLOCKS
