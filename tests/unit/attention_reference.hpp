@@ -1,5 +1,5 @@
 // Stage 00's attention arithmetic, one query row at a time, for the unit tests
-// of later stages' attention kernels (test_stage_kernels_03.cpp, _06.cpp, _10.cpp):
+// of later stages' attention kernels (test_stage_kernels_03.cpp, _06.cpp, _10.cpp, _19.cpp, _27.cpp):
 // random projections shaped like real ones, a score's d-sum in order, P.V's
 // sum over keys in order, and a bit-for-bit comparison.
 #pragma once
@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "common/maths/bits.hpp"
 #include "common/maths/expf.hpp"
 #include "common/model/model_view.hpp"
 
@@ -74,5 +75,33 @@ inline void reference_softmax(float* p, int n) {
 }
 
 inline bool same_bits(const float* a, const float* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(float)) == 0; }
+
+// Scores of R query rows of every third head against `keys` keys (one key per
+// lane, K transposed as the stages keep it), computed by `score_rows` (a
+// stage's score_rows<R>: q, K^T of the head, keys, scale, out), compared with
+// stage 00's d-sum per (row, key): how many scores differ in any bit.
+template <int R, typename ScoreRows>
+std::size_t score_differences(int keys, std::mt19937& rng, ScoreRows score_rows) {
+    const std::vector<float> q = random_matrix(R, rng);
+    const std::vector<float> k = random_matrix(keys, rng);
+    std::vector<float> kt(k.size());
+    const std::size_t n = static_cast<std::size_t>(keys);
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t c = 0; c < bx::kHidden; ++c) kt[c * n + j] = k[j * bx::kHidden + c];
+    std::size_t differ = 0;
+    for (int h = 0; h < bx::kHeads; h += 3) {
+        const int off = h * bx::kHeadDim;
+        std::vector<float> scores(static_cast<std::size_t>(R) * n);
+        score_rows(q.data() + off, kt.data() + static_cast<std::size_t>(off) * n, keys, kScale, scores.data());
+        for (int r = 0; r < R; ++r)
+            for (std::size_t j = 0; j < n; ++j) {
+                float dot = 0.0f;
+                for (int d = 0; d < bx::kHeadDim; ++d)
+                    dot += q[static_cast<std::size_t>(r * bx::kHidden + off + d)] * k[j * bx::kHidden + off + d];
+                differ += bx::float_bits(scores[r * n + j]) != bx::float_bits(dot * kScale) ? 1 : 0;
+            }
+    }
+    return differ;
+}
 
 }  // namespace bx::test

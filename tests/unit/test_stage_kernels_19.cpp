@@ -8,7 +8,6 @@
 #include <random>
 #include <vector>
 
-#include "common/maths/bits.hpp"
 #include "stages/19-eight-key-scores/attention.hpp"
 #include "tests/unit/attention_reference.hpp"
 
@@ -16,31 +15,13 @@ using namespace bx::test;
 
 namespace {
 
-// The scores of R rows of head h against `keys` keys, compared with stage
-// 00's d-sum per (row, key): the number of scores whose bits differ.
+// One stage's scores for R rows, as attention_reference.hpp's
+// score_differences() calls them.
 template <int R>
 std::size_t score_differences(int keys, std::mt19937& rng) {
-    const std::vector<float> q = random_matrix(R, rng);
-    const std::vector<float> k = random_matrix(keys, rng);
-    std::vector<float> kt(k.size());
-    const std::size_t n = static_cast<std::size_t>(keys);
-    for (std::size_t j = 0; j < n; ++j)
-        for (std::size_t c = 0; c < bx::kHidden; ++c) kt[c * n + j] = k[j * bx::kHidden + c];
-    std::size_t differ = 0;
-    for (int h = 0; h < bx::kHeads; h += 3) {
-        const int off = h * bx::kHeadDim;
-        std::vector<float> scores(static_cast<std::size_t>(R) * n);
-        bx::stage::score_rows<R>(q.data() + off, kt.data() + static_cast<std::size_t>(off) * n, keys, kScale,
-                                 scores.data());
-        for (int r = 0; r < R; ++r)
-            for (std::size_t j = 0; j < n; ++j) {
-                float dot = 0.0f;
-                for (int d = 0; d < bx::kHeadDim; ++d)
-                    dot += q[static_cast<std::size_t>(r * bx::kHidden + off + d)] * k[j * bx::kHidden + off + d];
-                differ += bx::float_bits(scores[r * n + j]) != bx::float_bits(dot * kScale) ? 1 : 0;
-            }
-    }
-    return differ;
+    return bx::test::score_differences<R>(keys, rng, [](const float* q, const float* kt, int n, float scale, float* out) {
+        bx::stage::score_rows<R>(q, kt, n, scale, out);
+    });
 }
 
 }  // namespace
