@@ -300,14 +300,20 @@ export function trackerPhrase(line) {
 //   - the stage's own name (`07-simd-gelu`, anywhere) and, in spin.toml and
 //     stage_name.cpp, its number (`stage 07`, `STAGE=07`), written as
 //     `NN-stage` and `NN`,
-//   - README.md, the stage's prose, which its chapter tells at length.
+//   - README.md, the stage's prose, which its chapter tells at length,
+//   - with `next` (the stage it is compared with), the kept mistakes `next`
+//     no longer carries: a knob `next` never mentions (its default, the
+//     comment paragraph above the default, and the branch the knob switches
+//     on; see knobsLeftOut). A stage keeps its own failed idea runnable and
+//     the next one deletes it: that deletion is not the next stage's idea.
 const IDENTITY_FILES = new Set(['spin.toml', 'stage_name.cpp']);
-export function stageDiffCopy(stage, tmp, root = ROOT) {
+export function stageDiffCopy(stage, tmp, root = ROOT, next = null) {
     const dst = path.join(tmp, stage);
     if (fs.existsSync(dst)) return dst;
     const nn = stage.slice(0, 2);
     const own = [[new RegExp(stage.replace(/[-]/g, '\\-'), 'g'), 'NN-stage'],
                  [new RegExp(`\\b(stage|Stage|STAGE=)( ?)${nn}\\b`, 'g'), '$1$2NN']];
+    const kept = next ? knobsOf(path.join(root, 'stages', next)) : null;
     for (const f of walk(path.join(root, 'stages', stage))) {
         const relPath = path.relative(path.join(root, 'stages', stage), f);
         if (relPath === 'README.md') continue;
@@ -315,6 +321,7 @@ export function stageDiffCopy(stage, tmp, root = ROOT) {
         fs.mkdirSync(path.dirname(out), { recursive: true });
         let text = fs.readFileSync(f, 'utf8');
         if (isSource(f)) text = text.split('\n').filter((l) => !OPEN_RE.test(l) && !CLOSE_RE.test(l)).join('\n');
+        if (kept && isSource(f)) text = knobsLeftOut(text, kept);
         // The number only where it is the stage's identity; elsewhere "stage 07"
         // in stage 08's comments means stage 07.
         for (const [re, to] of own.slice(0, IDENTITY_FILES.has(relPath) ? own.length : 1)) text = text.replace(re, to);
@@ -322,6 +329,51 @@ export function stageDiffCopy(stage, tmp, root = ROOT) {
     }
     fs.mkdirSync(dst, { recursive: true });
     return dst;
+}
+
+// A knob is a macro a file defaults to 0 (`#ifndef X` / `#define X 0` /
+// `#endif`), as common/cmake/code-hash.cmake defines it. The knobs a stage's
+// sources mention anywhere:
+function knobsOf(dir) {
+    const names = new Set();
+    for (const f of walk(dir)) if (isSource(f)) for (const m of fs.readFileSync(f, 'utf8').matchAll(/\bBX_[A-Z0-9_]+\b/g)) names.add(m[0]);
+    return names;
+}
+
+// `text` without the knobs it defaults that `kept` does not hold: the
+// default and the comment paragraph right above it, `#if X` ... (`#else` kept)
+// `#endif`, `#if !X` ... (body kept) `#endif`; nested conditionals followed.
+function knobsLeftOut(text, kept) {
+    const lines = text.split('\n');
+    const dropped = new Set();
+    for (let i = 0; i + 2 < lines.length; i++) {
+        const m = /^#ifndef (BX_[A-Z0-9_]+)$/.exec(lines[i]);
+        if (m && lines[i + 1] === `#define ${m[1]} 0` && lines[i + 2] === '#endif' && !kept.has(m[1])) dropped.add(m[1]);
+    }
+    if (!dropped.size) return text;
+    const out = [];
+    const stack = [];  // per open conditional: { knob, keep: [if-branch, else-branch] } or null
+    const keeping = () => stack.every((s) => !s || s.keep[s.branch]);
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const def = /^#ifndef (BX_[A-Z0-9_]+)$/.exec(line);
+        if (def && dropped.has(def[1]) && lines[i + 1] === `#define ${def[1]} 0` && lines[i + 2] === '#endif') {
+            while (out.length && /^\s*\/\//.test(out[out.length - 1])) out.pop();  // its paragraph
+            i += 2;
+            if (out.length && out[out.length - 1] === '' && lines[i + 1] === '') i++;
+            continue;
+        }
+        const open = /^#if (!?)(BX_[A-Z0-9_]+)\s*$/.exec(line);
+        if (open && dropped.has(open[2])) { stack.push({ keep: open[1] ? [true, false] : [false, true], branch: 0 }); continue; }
+        if (/^#\s*if/.test(line)) { stack.push(null); if (keeping()) out.push(line); continue; }
+        if (/^#\s*else/.test(line) && stack.length && stack[stack.length - 1]) { stack[stack.length - 1].branch = 1; continue; }
+        if (/^#\s*endif/.test(line) && stack.length) { const s = stack.pop(); if (!s && keeping()) out.push(line); continue; }
+        if (!keeping()) continue;
+        // A blank line that only meets another because lines between them went.
+        if (line === '' && out.length && out[out.length - 1] === '' && lines[i - 1] !== '') continue;
+        out.push(line);
+    }
+    return out.join('\n');
 }
 
 class Expander {
@@ -390,16 +442,17 @@ class Expander {
         const a = stageByNumber(prevNN), b = stageByNumber(nn);
         if (!a || !b) return this.missingBlock(where, `diff ${prevNN} -> ${nn}: missing stage directory stages/${!a ? prevNN : nn}-*`);
         this.tmp ??= fs.mkdtempSync(path.join(os.tmpdir(), 'book-diff-'));
-        stageDiffCopy(a, this.tmp); stageDiffCopy(b, this.tmp);
+        const pairDir = path.join(this.tmp, `${a}..${b}`);
+        stageDiffCopy(a, pairDir, ROOT, b); stageDiffCopy(b, pairDir);
         const pa = args[1] ? `${a}/${args[1]}` : a, pb = args[1] ? `${b}/${args[1]}` : b;
-        for (const p of [pa, pb]) if (!fs.existsSync(path.join(this.tmp, p))) return this.missingBlock(where, `diff ${prevNN} -> ${nn}: no file stages/${p}`);
-        const run = (extra) => spawnSync('git', ['-c', 'core.quotepath=off', 'diff', '--no-index', '--no-color', ...extra, pa, pb], { cwd: this.tmp, encoding: 'utf8' });
+        for (const p of [pa, pb]) if (!fs.existsSync(path.join(pairDir, p))) return this.missingBlock(where, `diff ${prevNN} -> ${nn}: no file stages/${p}`);
+        const run = (extra) => spawnSync('git', ['-c', 'core.quotepath=off', 'diff', '--no-index', '--no-color', ...extra, pa, pb], { cwd: pairDir, encoding: 'utf8' });
         const numstat = run(['--numstat']), full = run(['--unified=3']);
         if (full.status > 1 || full.error) { this.errors.push(`${where}: git diff failed: ${full.stderr || full.error}`); return []; }
         if (full.status === 0) { this.errors.push(`${where}: stage ${nn} (${b}) has no changes from ${a}`); return []; }
         chapter.diffs.push(`${a}..${b}`);
         return ['', `::: {.diff data-from="${a}" data-to="${b}"}`,
-            `[Changes from \`${a}\` to \`${b}\`${args[1] ? `, file \`${args[1]}\`` : ''}, generated by \`git diff --no-index\` (snippet markers, the stage's own name and README.md left out)]{.diff-caption}`, '',
+            `[Changes from \`${a}\` to \`${b}\`${args[1] ? `, file \`${args[1]}\`` : ''}, generated by \`git diff --no-index\` (snippet markers, the stage's own name, README.md and the earlier stage's kept mistakes left out)]{.diff-caption}`, '',
             ...fence(summary(numstat.stdout, a, b), 'text'), '',
             ...fence(full.stdout.replace(/\s+$/, '').split('\n'), 'diff'), ':::', ''];
     }
@@ -677,8 +730,8 @@ function printStageDiff(nn, color) {
     if (!a || !b) { console.error(`diff: no stage ${!b ? nn : Number(nn) - 1}`); return 2; }
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-diff-'));
     try {
-        stageDiffCopy(a, tmp); stageDiffCopy(b, tmp);
-        console.log(`diff ${a} -> ${b} (snippet markers, the stage's own name and README.md left out)`);
+        stageDiffCopy(a, tmp, ROOT, b); stageDiffCopy(b, tmp);
+        console.log(`diff ${a} -> ${b} (snippet markers, the stage's own name, README.md and ${a}'s kept mistakes left out)`);
         for (const extra of [['--stat'], ['--unified=3', color ? '--color=always' : '--no-color']])
             spawnSync('git', ['-c', 'core.quotepath=off', '--no-pager', 'diff', '--no-index', ...extra, a, b], { cwd: tmp, stdio: 'inherit' });
     } finally {

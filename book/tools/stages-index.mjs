@@ -13,6 +13,7 @@
 // The index is generated, never edited: the kernel comes from the code, the idea
 // from each stage's README heading, the verdicts from bench/results/book-runs.json's
 // pins, so CTest (stages.index-fresh) can tell when any of them moved.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,10 +56,23 @@ function sourcesOf(stage, sub = '') {
     });
 }
 
-// A file's code without its comment-only lines: a later stage rewords the
-// comments it inherits (and drops snippet markers), which is not a change of code.
-const codeOf = (stage, rel) => readFileSync(join(STAGES, stage, rel), 'utf8')
-    .split('\n').filter((l) => !/^\s*\/\//.test(l)).join('\n');
+// A file's code as the build compares it (common/cmake/code-hash.cmake: no
+// comment-only lines, snippet markers or blank lines, no branch a knob
+// switches off in the shipped build): a later stage rewords the comments it
+// inherits and deletes the kept mistakes of earlier stages, neither of which
+// changes its code. Hashed by CMake itself, one call per stage.
+const hashCache = new Map();
+function codeOf(stage, rel) {
+    if (!hashCache.has(stage)) {
+        const files = sourcesOf(stage);
+        const r = spawnSync('cmake', [`-DFILES=${files.map((f) => join(STAGES, stage, f)).join(';')}`, '-P',
+                                      join(ROOT, 'common/cmake/code-hash.cmake')], { encoding: 'utf8' });
+        const hashes = r.stderr.trim().split('\n');
+        if (r.status !== 0 || hashes.length !== files.length) throw new Error(`code-hash.cmake on ${stage}: ${r.stderr.slice(0, 400)}`);
+        hashCache.set(stage, new Map(files.map((f, i) => [f, hashes[i]])));
+    }
+    return hashCache.get(stage).get(rel);
+}
 
 // The kernels `stage` changes against `prev`: files added, removed or edited.
 function kernelsOf(stage, prev) {

@@ -96,8 +96,8 @@ fi
 # `>` -> `>=` mutant, which must fail.
 for stage in $stages; do
     num=${stage%%-*}
-    run "$num-tokcheck" pass make -s tokcheck STAGE="$num"
-    run "$num-tokcheck-mutant" fail make -s tokcheck-mutant STAGE="$num"
+    run "$num-tokcheck" pass make -s check-tok STAGE="$num"
+    run "$num-tokcheck-mutant" fail make -s check-tok-mutant STAGE="$num"
 done
 # Kept variants (failed ideas): bx_stage(VARIANTS a b ...), as CMake listed
 # them in the wasm build's variants.json.
@@ -115,9 +115,12 @@ json_list() {  # json_list FILE KEY: one entry of the JSON array FILE.KEY per li
 json_keys() {  # json_keys FILE KEY: the keys of the JSON object FILE.KEY
     node -e 'for (const v of Object.keys(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]] ?? {})) console.log(v)' "$1" "$2"
 }
-# code_hash FILE...: the files' code without snippet markers, hashed.
+# code_hash FILE...: the files' code as CTest compares it (common/cmake/code-hash.cmake:
+# no comments, snippet markers or blank lines, no branch a knob switches off), hashed.
 code_hash() {
-    for f in "$@"; do grep -v -E '^[[:space:]]*(//|#)[[:space:]]*(end-snippet|snippet:)' "$f"; done | sha256sum | cut -c1-16
+    local files
+    files=$(IFS=';'; echo "$*")
+    cmake -DFILES="$files" -P common/cmake/code-hash.cmake 2>&1 | sha256sum | cut -c1-16
 }
 proven=" "
 first_proof() {  # first_proof COMMAND FILE...: true the first time this code is seen
@@ -133,23 +136,26 @@ first_proof() {  # first_proof COMMAND FILE...: true the first time this code is
 # where the real GELU inputs fall (the same in every stage, so once).
 kernel_proofs() {
     local command=$1; shift
+    local target  # the make target that runs the harness command
+    case "$command" in geluchk) target=check-gelu ;; quantchk) target=check-quant ;; expchk) target=check-exp ;;
+                       *) target=$command ;; esac
     local files=(); for f in "$@"; do files+=("stages/$stage/$f"); done
     json_list "$variants_json" commands | grep -qx "$command" || return 0
     first_proof "$command" "${files[@]}" || return 0
     [ "$selected" = 1 ] || return 0
-    run "$num-$command" pass make -s "$command" STAGE="$num"
+    run "$num-$command" pass make -s "$target" STAGE="$num"
     if [ "$command" = geluchk ] && json_list "$variants_json" commands | grep -qx gelucensus; then
-        run "$num-gelucensus" pass make -s gelucensus STAGE="$num"
+        run "$num-gelucensus" pass make -s check-gelu-census STAGE="$num"
     fi
-    run "$num-$command-native" pass make -s "$command" STAGE="$num" NATIVE=1 GELUCHK_PARTS=1
+    run "$num-$command-native" pass make -s "$target" STAGE="$num" NATIVE=1 GELUCHK_PARTS=1
     for variant in $(json_keys "$variants_json" sweep); do
-        run "$num-$command-$variant" pass make -s "$command" STAGE="$num" VARIANT="$variant"
+        run "$num-$command-$variant" pass make -s "$target" STAGE="$num" VARIANT="$variant"
     done
     for variant in $(json_list "$variants_json" failing); do
-        run "$num-$command-$variant" fail make -s "$command" STAGE="$num" VARIANT="$variant"
+        run "$num-$command-$variant" fail make -s "$target" STAGE="$num" VARIANT="$variant"
     done
     for variant in $(json_list "$variants_json" traps); do
-        run "$num-$command-$variant" fail make -s "$command" STAGE="$num" VARIANT="$variant"
+        run "$num-$command-$variant" fail make -s "$target" STAGE="$num" VARIANT="$variant"
         run "$num-$variant" report make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
         run "$num-$variant-equivalence" report make -s check STAGE="$num" VARIANT="$variant" HARNESS_EXPLAIN=0
     done

@@ -178,11 +178,11 @@ foreach(_stage ${_bx_stages})
   if(_proven)
     continue()
   endif()
-  add_test(NAME "stage ${_stage}: tokcheck" COMMAND make tokcheck STAGE=${_num}
+  add_test(NAME "stage ${_stage}: tokcheck" COMMAND make check-tok STAGE=${_num}
            WORKING_DIRECTORY "${BX_ROOT}")
   set_tests_properties("stage ${_stage}: tokcheck" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
                        RESOURCE_LOCK bx_wasm_build)
-  add_test(NAME "stage ${_stage}: tokcheck mutant is caught" COMMAND make tokcheck-mutant STAGE=${_num}
+  add_test(NAME "stage ${_stage}: tokcheck mutant is caught" COMMAND make check-tok-mutant STAGE=${_num}
            WORKING_DIRECTORY "${BX_ROOT}")
   set_tests_properties("stage ${_stage}: tokcheck mutant is caught" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
                        RESOURCE_LOCK bx_wasm_build)
@@ -299,6 +299,14 @@ add_test(NAME "same-code mutant is caught"
                  -P "${BX_ROOT}/common/cmake/same-code.cmake")
 set_tests_properties("same-code mutant is caught" PROPERTIES LABELS "quick;check;mutant"
                      PASS_REGULAR_EXPRESSION "same-code: [^ ]+ is not")
+# ... and one whose knob (a kept mistake's BX_VARIANT_ switch) is tested the
+# other way round compiles the mistake into the shipped build: not the same code.
+add_test(NAME "same-code knob mutant is caught"
+         COMMAND ${CMAKE_COMMAND} -DMUTATE=knob "-DA=${BX_ROOT}/stages/07-simd-gelu/gelu.hpp"
+                 "-DB=${BX_ROOT}/stages/07-simd-gelu/gelu.hpp" -P "${BX_ROOT}/common/cmake/same-code.cmake"
+         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+set_tests_properties("same-code knob mutant is caught" PROPERTIES LABELS "quick;check;mutant"
+                     PASS_REGULAR_EXPRESSION "same-code: [^ ]+[ \n]+is[ \n]+not")
 
 # A stage's kernel check (bx_stage HARNESS_COMMANDS) on its kernel `files`,
 # unless an earlier stage proved the same code: the exhaustive tests, and every
@@ -309,14 +317,7 @@ function(bx_kernel_check stage command files pass_regex)
   if(_proven)
     return()
   endif()
-  get_property(_failing GLOBAL PROPERTY BX_STAGE_VARIANTS)
-  get_property(_traps GLOBAL PROPERTY BX_STAGE_TRAPS)
-  set(_catches "")
-  foreach(_entry ${_failing} ${_traps})
-    if(_entry MATCHES "^${stage}:(.*)$")
-      list(APPEND _catches "${CMAKE_MATCH_1}")
-    endif()
-  endforeach()
+  bx_declared_variants(${stage} _catches)
   bx_exhaustive_tests(${stage} ${command} "${pass_regex}" ${_catches})
 endfunction()
 

@@ -17,8 +17,6 @@
 // register. The store has already overwritten the buffer: reading the lane
 // back from memory would give gelu of the vector's out-of-range guess (the
 // post's first bug; the `rereads` variant keeps it so geluchk can catch it).
-//
-// Variants (CMakeLists.txt):
 //   BX_GELU_ALL_OR_NOTHING=1  the post's first attempt: the vector result only
 //                             when all four lanes are in range, else four
 //                             scalar calls. Exact, but most groups fall back.

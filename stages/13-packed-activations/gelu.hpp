@@ -16,13 +16,7 @@
 // vector store with gelu_scalar of that lane's *input*, taken from the input
 // register. The store has already overwritten the buffer: reading the lane
 // back from memory would give gelu of the vector's out-of-range guess (the
-// post's first bug; the `rereads` variant keeps it so geluchk can catch it).
-//
-// Variants (CMakeLists.txt):
-//   BX_GELU_ALL_OR_NOTHING=1  the post's first attempt: the vector result only
-//                             when all four lanes are in range, else four
-//                             scalar calls. Exact, but most groups fall back.
-//   BX_VARIANT_REREADS=1      the fallback reads the lane from the buffer.
+// post's first bug, which stage 07 keeps runnable for geluchk to catch).
 #pragma once
 
 #include <cstddef>
@@ -31,13 +25,6 @@
 #include "common/maths/erff_coefficients.hpp"
 #include "common/maths/gelu.hpp"
 #include "common/simd/simd128.hpp"
-
-#ifndef BX_GELU_ALL_OR_NOTHING
-#define BX_GELU_ALL_OR_NOTHING 0
-#endif
-#ifndef BX_VARIANT_REREADS
-#define BX_VARIANT_REREADS 0
-#endif
 
 namespace bx::stage::gelu {
 // Unnamed, as in gemm.hpp: each file that includes this header gets its own
@@ -109,23 +96,11 @@ inline void in_place(float* values, std::size_t count) {
     for (; i + 4 <= count; i += 4) {
         const v128_t x = wasm_v128_load(values + i);
         const Gelu4 g = gelu4(x);
-#if BX_GELU_ALL_OR_NOTHING
-        if (g.in_range == 0xf) {
-            wasm_v128_store(values + i, g.result);
-        } else {
-            for (int l = 0; l < 4; ++l) values[i + l] = gelu_scalar(lane(x, l));
-        }
-#else
         wasm_v128_store(values + i, g.result);
         for (unsigned bad = ~g.in_range & 0xfu; bad != 0; bad &= bad - 1) {
             const int l = __builtin_ctz(bad);
-#if BX_VARIANT_REREADS
-            values[i + l] = gelu_scalar(values[i + l]);  // the bug: this is the vector's guess
-#else
             values[i + l] = gelu_scalar(lane(x, l));  // the lane's input, from the register
-#endif
         }
-#endif
     }
     for (; i < count; ++i) values[i] = gelu_scalar(values[i]);
 }

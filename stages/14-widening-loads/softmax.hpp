@@ -28,9 +28,6 @@
 #include "common/maths/expf_constants.hpp"
 #include "common/simd/simd128.hpp"
 
-#ifndef BX_VARIANT_NO_FALLBACK
-#define BX_VARIANT_NO_FALLBACK 0
-#endif
 
 namespace bx::stage::softmax {
 namespace {
@@ -77,7 +74,6 @@ inline v128_t exp4(v128_t x) {
     const v128_t low = exp_main_path(wasm_f64x2_promote_low_f32x4(x));
     const v128_t high = exp_main_path(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(x, x, 2, 3, 0, 1)));
     v128_t result = wasm_i64x2_shuffle(wasm_f32x4_demote_f64x2_zero(low), wasm_f32x4_demote_f64x2_zero(high), 0, 2);
-#if !BX_VARIANT_NO_FALLBACK
     const v128_t top12 = wasm_v128_and(wasm_u32x4_shr(x, 20), wasm_i32x4_splat(0x7ff));
     const v128_t main_path = wasm_u32x4_lt(top12, wasm_i32x4_splat(static_cast<int>(bx::expf_constants::kTop12Of88)));
     const unsigned fallback = ~static_cast<unsigned>(wasm_i32x4_bitmask(main_path)) & 0xfu;
@@ -90,7 +86,6 @@ inline v128_t exp4(v128_t x) {
         }
         result = wasm_v128_load(lanes);
     }
-#endif
     return result;
 }
 

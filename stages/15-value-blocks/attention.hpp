@@ -99,6 +99,7 @@ constexpr int kValueBlocks = BX_VALUE_BLOCKS;
 #ifndef BX_VARIANT_SPLIT_KEYS
 #define BX_VARIANT_SPLIT_KEYS 0
 #endif
+#if BX_VARIANT_SPLIT_KEYS
 template <int R>
 inline void weighted_values_split_keys(const float* p, const float* v_head, int keys, float* out) {
     for (int r = 0; r < R; ++r)
@@ -113,6 +114,7 @@ inline void weighted_values_split_keys(const float* p, const float* v_head, int 
             wasm_v128_store(out + r * kHidden + 4 * b, wasm_f32x4_add(even, odd));
         }
 }
+#endif
 
 // snippet: value-blocks
 // out_r[d] = sum_j p_r[j] * v_j[d] for R rows (p_r = p + r * keys, out_r =
@@ -126,7 +128,9 @@ template <int R>
 inline void weighted_values_rows(const float* p, const float* v_head, int keys, float* out) {
     constexpr int kBlocks = kHeadDim / 4;
     static_assert(kBlocks % kValueBlocks == 0, "the passes must cover the head's 32 dimensions");
-    if constexpr (BX_VARIANT_SPLIT_KEYS) return weighted_values_split_keys<R>(p, v_head, keys, out);
+#if BX_VARIANT_SPLIT_KEYS
+    return weighted_values_split_keys<R>(p, v_head, keys, out);
+#endif
     for (int b0 = 0; b0 < kBlocks; b0 += kValueBlocks) {
         v128_t acc[R][kValueBlocks];
         for (auto& row : acc)

@@ -93,22 +93,10 @@ inline void quantize_rows(const float* x, int rows, int cols, QuantizedRows& out
     }
 }
 
-
 // Eight int8 weights at p, sign-extended to eight int16 lanes by the load
 // itself (one x86 vpmovsxbw with a memory operand under V8).
-//
-// A mistake kept buildable (VARIANT=unsigned-weights, which the logit check
-// must fail): the zero-extending load, under which a weight of -1 arrives as
-// 255. It shows that the check sees the weights' signs.
-#ifndef BX_VARIANT_UNSIGNED_WEIGHTS
-#define BX_VARIANT_UNSIGNED_WEIGHTS 0
-#endif
 inline v128_t load_widened(const std::int8_t* p) {
-#if BX_VARIANT_UNSIGNED_WEIGHTS
-    return wasm_u16x8_load8x8(p);
-#else
     return wasm_i16x8_load8x8(p);
-#endif
 }
 
 // One step of k for an M x N tile (M <= kTileTokens): 16 values of every
@@ -158,7 +146,6 @@ inline void tile_dot(const std::int16_t* a, const std::int8_t* b, int k, std::in
             acc[r][c] = (wasm_i32x4_extract_lane(sum[r][c], 0) + wasm_i32x4_extract_lane(sum[r][c], 1)) +
                         (wasm_i32x4_extract_lane(sum[r][c], 2) + wasm_i32x4_extract_lane(sum[r][c], 3));
 }
-
 
 // The one float step, in the reference order: bias + (float(acc) * s_in) * s_w.
 inline float dequantise(std::int32_t acc, float s_in, float bias, float s_w) {

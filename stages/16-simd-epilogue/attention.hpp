@@ -92,28 +92,6 @@ inline void score_rows(const float* q, const float* kt_head, int keys, float sca
 #endif
 constexpr int kValueBlocks = BX_VALUE_BLOCKS;
 
-// A mistake kept buildable (VARIANT=split-keys, which the logit check must
-// fail): a tempting way to shorten the chain of dependent additions, summing
-// the even and the odd keys apart and adding the two sums at the end. Every
-// output is within a few ulps of the right one, and most are not its bits.
-#ifndef BX_VARIANT_SPLIT_KEYS
-#define BX_VARIANT_SPLIT_KEYS 0
-#endif
-template <int R>
-inline void weighted_values_split_keys(const float* p, const float* v_head, int keys, float* out) {
-    for (int r = 0; r < R; ++r)
-        for (int b = 0; b < kHeadDim / 4; ++b) {
-            v128_t even = wasm_f32x4_splat(0.0f), odd = wasm_f32x4_splat(0.0f);
-            for (int j = 0; j + 1 < keys; j += 2) {
-                const float* vj = v_head + static_cast<std::size_t>(j) * kHidden + 4 * b;
-                even = wasm_f32x4_add(even, wasm_f32x4_mul(wasm_f32x4_splat(p[r * keys + j]), wasm_v128_load(vj)));
-                odd = wasm_f32x4_add(odd, wasm_f32x4_mul(wasm_f32x4_splat(p[r * keys + j + 1]),
-                                                         wasm_v128_load(vj + kHidden)));
-            }
-            wasm_v128_store(out + r * kHidden + 4 * b, wasm_f32x4_add(even, odd));
-        }
-}
-
 // out_r[d] = sum_j p_r[j] * v_j[d] for R rows (p_r = p + r * keys, out_r =
 // out + r * kHidden) of one head (v_head[j * kHidden + d]), d < 32, in passes
 // over the keys: each pass accumulates kValueBlocks f32x4 blocks of d for the
@@ -125,7 +103,6 @@ template <int R>
 inline void weighted_values_rows(const float* p, const float* v_head, int keys, float* out) {
     constexpr int kBlocks = kHeadDim / 4;
     static_assert(kBlocks % kValueBlocks == 0, "the passes must cover the head's 32 dimensions");
-    if constexpr (BX_VARIANT_SPLIT_KEYS) return weighted_values_split_keys<R>(p, v_head, keys, out);
     for (int b0 = 0; b0 < kBlocks; b0 += kValueBlocks) {
         v128_t acc[R][kValueBlocks];
         for (auto& row : acc)

@@ -92,22 +92,10 @@ inline void quantize_rows(const float* x, int rows, int cols, QuantizedRows& out
     }
 }
 
-
 // Eight int8 weights at p, sign-extended to eight int16 lanes by the load
 // itself (one x86 vpmovsxbw with a memory operand under V8).
-//
-// A mistake kept buildable (VARIANT=unsigned-weights, which the logit check
-// must fail): the zero-extending load, under which a weight of -1 arrives as
-// 255. It shows that the check sees the weights' signs.
-#ifndef BX_VARIANT_UNSIGNED_WEIGHTS
-#define BX_VARIANT_UNSIGNED_WEIGHTS 0
-#endif
 inline v128_t load_widened(const std::int8_t* p) {
-#if BX_VARIANT_UNSIGNED_WEIGHTS
-    return wasm_u16x8_load8x8(p);
-#else
     return wasm_i16x8_load8x8(p);
-#endif
 }
 
 // One step of k for an M x N tile (M <= kTileTokens): 16 values of every

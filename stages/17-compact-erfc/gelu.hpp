@@ -7,7 +7,7 @@
 //   A  2^-28   <= |u| < 0.84375   erf(u) = u + u * (r(z) / s(z)),  z = u*u
 //   B  0.84375 <= |u| < 1.25      erf(u) = +-(1 - ((1 - erx) - p(t) / q(t))),  t = |u| - 1
 // On the model's real inputs about one lane in six lands in the third range
-// (make gelucensus), where a scalar bx_erff costs two scalar bx_expf calls:
+// (make check-gelu-census), where a scalar bx_erff costs two scalar bx_expf calls:
 //   C  1.25    <= |u| < 6         erf(u) = +-(1 - e1 * e2 / |u|), with
 //        e1 = exp(-a*a - 0.5625), a = |u| cut to 11 mantissa bits,
 //        e2 = exp((a - |u|)(a + |u|) + R(s) / S(s)),  s = 1 / (u*u)

@@ -7,7 +7,7 @@
 //   A  2^-28   <= |u| < 0.84375   erf(u) = u + u * (r(z) / s(z)),  z = u*u
 //   B  0.84375 <= |u| < 1.25      erf(u) = +-(1 - ((1 - erx) - p(t) / q(t))),  t = |u| - 1
 // On the model's real inputs about one lane in six lands in the third range
-// (make gelucensus), where a scalar bx_erff costs two scalar bx_expf calls:
+// (make check-gelu-census), where a scalar bx_erff costs two scalar bx_expf calls:
 //   C  1.25    <= |u| < 6         erf(u) = +-(1 - e1 * e2 / |u|), with
 //        e1 = exp(-a*a - 0.5625), a = |u| cut to 11 mantissa bits,
 //        e2 = exp((a - |u|)(a + |u|) + R(s) / S(s)),  s = 1 / (u*u)
@@ -33,11 +33,6 @@
 // in real inputs) go to gelu_scalar with their *input*: the first loop leaves
 // the input in place for every lane it does not compute (the post's first
 // bug was reading back a lane the vector store had overwritten).
-//
-// Variants (CMakeLists.txt):
-//   BX_VARIANT_ONE_EXP=1   range C with one exponential, exp(-u*u - 0.5625
-//                          + R/S): the same number in exact arithmetic, one
-//                          exp fewer, and wrong bits (geluchk must catch it).
 #pragma once
 
 #include <cstddef>
@@ -49,10 +44,6 @@
 #include "common/simd/simd128.hpp"
 
 #include "softmax.hpp"
-
-#ifndef BX_VARIANT_ONE_EXP
-#define BX_VARIANT_ONE_EXP 0
-#endif
 
 namespace bx::stage::gelu {
 // Unnamed, as in gemm.hpp: each file that includes this header gets its own
@@ -98,17 +89,11 @@ inline v128_t erfc_c(v128_t ax) {
     const v128_t in_b = wasm_u32x4_ge(ax, wasm_i32x4_splat(static_cast<int>(kOneOver0p35)));
     const v128_t big_r = wasm_v128_bitselect(horner(s, kRb), horner(s, kRa), in_b);
     const v128_t big_s = wasm_v128_bitselect(horner(s, kSb), horner(s, kSa), in_b);
-#if BX_VARIANT_ONE_EXP
-    // The mistake: exp(-x^2 - 0.5625 + R/S) in one piece.
-    const v128_t e = exp4_main(add(sub(mul(wasm_f32x4_neg(ax), ax), splat(0.5625f)), div(big_r, big_s)));
-    return div(e, ax);
-#else
     // a = |u| cut to its top 11 mantissa bits, so a*a is exact.
     const v128_t a = wasm_v128_and(ax, wasm_i32x4_splat(static_cast<int>(0xffffe000u)));
     const v128_t e1 = exp4_main(sub(mul(wasm_f32x4_neg(a), a), splat(0.5625f)));
     const v128_t e2 = exp4_main(add(mul(sub(a, ax), add(a, ax)), div(big_r, big_s)));
     return div(mul(e1, e2), ax);
-#endif
 }
 
 // GELU of four inputs whose |u| may lie in any range but C: A and B as stage

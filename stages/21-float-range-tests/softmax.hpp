@@ -30,9 +30,6 @@
 #include "common/maths/expf_constants.hpp"
 #include "common/simd/simd128.hpp"
 
-#ifndef BX_VARIANT_NO_FALLBACK
-#define BX_VARIANT_NO_FALLBACK 0
-#endif
 #ifndef BX_VARIANT_KEPT_SIGN
 #define BX_VARIANT_KEPT_SIGN 0
 #endif
@@ -120,7 +117,6 @@ inline v128_t exp4(v128_t x) {
     const v128_t low = exp_main_path(wasm_f64x2_promote_low_f32x4(x));
     const v128_t high = exp_main_path(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(x, x, 2, 3, 0, 1)));
     v128_t result = wasm_i64x2_shuffle(wasm_f32x4_demote_f64x2_zero(low), wasm_f32x4_demote_f64x2_zero(high), 0, 2);
-#if !BX_VARIANT_NO_FALLBACK
     // The top 12 bits of |x| are below 88's exactly when |x|'s bits are below
     // 88's top 12 bits followed by 20 zeros; NaN is not below, as it is not
     // in the scalar test.
@@ -135,7 +131,6 @@ inline v128_t exp4(v128_t x) {
         }
         result = wasm_v128_load(lanes);
     }
-#endif
     return result;
 }
 

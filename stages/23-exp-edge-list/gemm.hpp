@@ -92,22 +92,10 @@ inline void quantize_rows(const float* x, int rows, int cols, QuantizedRows& out
     }
 }
 
-
 // Eight int8 weights at p, sign-extended to eight int16 lanes by the load
 // itself (one x86 vpmovsxbw with a memory operand under V8).
-//
-// A mistake kept buildable (VARIANT=unsigned-weights, which the logit check
-// must fail): the zero-extending load, under which a weight of -1 arrives as
-// 255. It shows that the check sees the weights' signs.
-#ifndef BX_VARIANT_UNSIGNED_WEIGHTS
-#define BX_VARIANT_UNSIGNED_WEIGHTS 0
-#endif
 inline v128_t load_widened(const std::int8_t* p) {
-#if BX_VARIANT_UNSIGNED_WEIGHTS
-    return wasm_u16x8_load8x8(p);
-#else
     return wasm_i16x8_load8x8(p);
-#endif
 }
 
 // One step of k for an M x N tile (M <= kTileTokens): 16 values of every
@@ -170,13 +158,6 @@ inline float dequantise(std::int32_t acc, float s_in, float bias, float s_w) {
     return bias + (static_cast<float>(acc) * s_in) * s_w;
 }
 
-// A mistake kept buildable (VARIANT=folded-scales, which the logit check must
-// fail): multiplying the two scales first, bias + float(acc) * (s_in * s_w),
-// saves a multiplication per output and rounds at another place.
-#ifndef BX_VARIANT_FOLDED_SCALES
-#define BX_VARIANT_FOLDED_SCALES 0
-#endif
-
 // The totals of four rows' lane sums of one output, s_r (four int32 lanes
 // each), as one v128 [total 0, total 1, total 2, total 3]: lanes interleaved
 // pairwise and added, twice. These are integer additions, so any grouping
@@ -194,11 +175,7 @@ inline v128_t row_totals(v128_t s0, v128_t s1, v128_t s2, v128_t s3) {
 // conversion does.
 inline v128_t dequantise4(v128_t acc, v128_t s_in, float bias, float s_w) {
     const v128_t value = wasm_f32x4_convert_i32x4(acc);
-#if BX_VARIANT_FOLDED_SCALES
-    return wasm_f32x4_add(wasm_f32x4_splat(bias), wasm_f32x4_mul(value, wasm_f32x4_mul(s_in, wasm_f32x4_splat(s_w))));
-#else
     return wasm_f32x4_add(wasm_f32x4_splat(bias), wasm_f32x4_mul(wasm_f32x4_mul(value, s_in), wasm_f32x4_splat(s_w)));
-#endif
 }
 
 // One M x N block of outputs: tokens t..t+M-1 against output rows o..o+N-1.

@@ -31,10 +31,6 @@
 #include "common/maths/expf_constants.hpp"
 #include "common/simd/simd128.hpp"
 
-#ifndef BX_VARIANT_KEPT_SIGN
-#define BX_VARIANT_KEPT_SIGN 0
-#endif
-
 namespace bx::stage::softmax {
 namespace {
 
@@ -54,16 +50,9 @@ namespace {
 // NaN in at_least()'s answer tests for it apart. Below: magnitude(), then the
 // two tests.
 //
-// magnitude(): |x| in each lane, its sign bit cleared. A mistake kept
-// buildable (VARIANT=kept-sign, which the logit check, geluchk and expchk must
-// fail): the magnitude taken without clearing the sign bit. Every negative
-// input then counts as below every bound.
+// magnitude(): |x| in each lane, its sign bit cleared.
 inline v128_t magnitude(v128_t x) {
-#if BX_VARIANT_KEPT_SIGN
-    return x;
-#else
     return wasm_v128_and(x, wasm_i32x4_splat(0x7fffffff));
-#endif
 }
 // All ones in the lanes whose magnitude m is below / at least the float whose
 // bits are `bound` (not a NaN).

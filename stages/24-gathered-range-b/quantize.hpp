@@ -17,12 +17,10 @@
 //   - clamp: pmin(a, b) is `b < a ? b : a`. With the value first, a NaN makes
 //     both comparisons false and stays NaN; the saturating convert then turns
 //     it into 0, as the reference does. With the bound first, a NaN would
-//     become the bound (127): the post's first version, kept as `pmin-swapped`.
+//     become the bound (127): the post's first version
+//     (stage 09 keeps it runnable as `pmin-swapped`).
 //   - the convert and the two narrowing steps only see integers in
 //     [-127, 127], which they keep exactly.
-//
-// Variants (CMakeLists.txt): BX_VARIANT_NEAREST=1 rounds with f32x4.nearest;
-// BX_VARIANT_PMIN_SWAPPED=1 puts the bound first. Both must fail quantchk.
 #pragma once
 
 #include <cmath>
@@ -31,13 +29,6 @@
 
 #include "common/maths/quantize.hpp"
 #include "common/simd/simd128.hpp"
-
-#ifndef BX_VARIANT_NEAREST
-#define BX_VARIANT_NEAREST 0
-#endif
-#ifndef BX_VARIANT_PMIN_SWAPPED
-#define BX_VARIANT_PMIN_SWAPPED 0
-#endif
 
 namespace bx::stage::quant {
 
@@ -62,22 +53,14 @@ inline float row_amax(const float* x, int n) {
 // Four values to four int32 in [-127, 127], each exactly quantize_value(x * inv).
 inline v128_t quantize4(v128_t x, v128_t inv) {
     const v128_t scaled = wasm_f32x4_mul(x, inv);
-#if BX_VARIANT_NEAREST
-    const v128_t rounded = wasm_f32x4_nearest(scaled);  // ties to even: the trap
-#else
     const v128_t whole = wasm_f32x4_trunc(scaled);
     const v128_t fraction = wasm_f32x4_sub(scaled, whole);  // exact
     const v128_t away = wasm_f32x4_ge(wasm_f32x4_abs(fraction), wasm_f32x4_splat(0.5f));
     const v128_t one_with_sign =  // copysign(1, scaled)
         wasm_v128_or(wasm_f32x4_splat(1.0f), wasm_v128_and(scaled, wasm_i32x4_splat(INT32_MIN)));
     const v128_t rounded = wasm_v128_bitselect(wasm_f32x4_add(whole, one_with_sign), whole, away);
-#endif
     const v128_t top = wasm_f32x4_splat(127.0f), bottom = wasm_f32x4_splat(-127.0f);
-#if BX_VARIANT_PMIN_SWAPPED
-    const v128_t clamped = wasm_f32x4_pmax(bottom, wasm_f32x4_pmin(top, rounded));  // NaN -> 127: the trap
-#else
     const v128_t clamped = wasm_f32x4_pmax(wasm_f32x4_pmin(rounded, top), bottom);  // NaN stays NaN
-#endif
     return wasm_i32x4_trunc_sat_f32x4(clamped);  // NaN -> 0
 }
 

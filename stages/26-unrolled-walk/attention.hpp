@@ -32,13 +32,6 @@ namespace {
 // Keys scored per step: two f32x4, a key per lane.
 constexpr int kKeysPerStep = 8;
 
-// A mistake kept buildable (VARIANT=unpack-twice, which the logit check
-// must fail): the second round of the block transpose done with the first
-// round's shuffle, an easy slip that leaves keys j+1 and j+2 swapped.
-#ifndef BX_VARIANT_UNPACK_TWICE
-#define BX_VARIANT_UNPACK_TWICE 0
-#endif
-
 // kt[h][d][j] = k[j][32h + d], for `keys` key rows of kHidden floats. In k, key
 // j's dimension d and key j+1's are a whole row apart; in kt the keys of one
 // (head, dimension) pair are adjacent, so four of them are one v128 load.
@@ -64,17 +57,10 @@ inline void transpose_keys(const float* k, int keys, float* kt) {
             const v128_t k23_low = wasm_i32x4_shuffle(key2, key3, 0, 4, 1, 5);
             const v128_t k23_high = wasm_i32x4_shuffle(key2, key3, 2, 6, 3, 7);
             float* dst = kt + c * n + j;
-#if BX_VARIANT_UNPACK_TWICE
-            wasm_v128_store(dst, wasm_i32x4_shuffle(k01_low, k23_low, 0, 4, 1, 5));
-            wasm_v128_store(dst + n, wasm_i32x4_shuffle(k01_low, k23_low, 2, 6, 3, 7));
-            wasm_v128_store(dst + 2 * n, wasm_i32x4_shuffle(k01_high, k23_high, 0, 4, 1, 5));
-            wasm_v128_store(dst + 3 * n, wasm_i32x4_shuffle(k01_high, k23_high, 2, 6, 3, 7));
-#else
             wasm_v128_store(dst, wasm_i32x4_shuffle(k01_low, k23_low, 0, 1, 4, 5));           // dimension c
             wasm_v128_store(dst + n, wasm_i32x4_shuffle(k01_low, k23_low, 2, 3, 6, 7));       // c + 1
             wasm_v128_store(dst + 2 * n, wasm_i32x4_shuffle(k01_high, k23_high, 0, 1, 4, 5));  // c + 2
             wasm_v128_store(dst + 3 * n, wasm_i32x4_shuffle(k01_high, k23_high, 2, 3, 6, 7));  // c + 3
-#endif
         }
     for (; j < n; ++j)
         for (std::size_t c = 0; c < kHidden; ++c) kt[c * n + j] = k[j * kHidden + c];
@@ -117,33 +103,6 @@ inline void dot_keys(const float* q, const float* kt_j, std::size_t keys, v128_t
     }
 }
 
-// A mistake kept buildable (VARIANT=halved-d, which the logit check must
-// fail): the other way to get more chains, each key's sum split in two, d <
-// 16 and d >= 16, added at the end. Twice the chains for four keys, and
-// every score rounded in another order.
-#ifndef BX_VARIANT_HALVED_D
-#define BX_VARIANT_HALVED_D 0
-#endif
-template <int R, int V>
-inline void dot_keys_halved_d(const float* q, const float* kt_j, std::size_t keys, v128_t (&acc)[R][V]) {
-    v128_t low[R][V], high[R][V];
-    for (int r = 0; r < R; ++r)
-        for (int v = 0; v < V; ++v) low[r][v] = high[r][v] = wasm_f32x4_splat(0.0f);
-#pragma clang loop unroll(disable)
-    for (std::size_t d = 0; d < kHeadDim / 2; ++d)
-        for (int r = 0; r < R; ++r)
-            for (int v = 0; v < V; ++v) {
-                const float* k = kt_j + d * keys + 4 * v;
-                low[r][v] = wasm_f32x4_add(low[r][v], wasm_f32x4_mul(wasm_f32x4_splat(q[r * kHidden + d]),
-                                                                     wasm_v128_load(k)));
-                high[r][v] = wasm_f32x4_add(high[r][v],
-                                            wasm_f32x4_mul(wasm_f32x4_splat(q[r * kHidden + d + kHeadDim / 2]),
-                                                           wasm_v128_load(k + kHeadDim / 2 * keys)));
-            }
-    for (int r = 0; r < R; ++r)
-        for (int v = 0; v < V; ++v) acc[r][v] = wasm_f32x4_add(low[r][v], high[r][v]);
-}
-
 // scores[r * keys + j] = (q_r . k_j) * scale for R rows and every key j <
 // keys (a multiple of 4), reading one head's block of kt (kt_head[d * keys +
 // j]): eight keys per step, then four if four are left.
@@ -151,8 +110,7 @@ template <int V, int R>
 inline void score_step(const float* q, const float* kt_head, std::size_t n, std::size_t j, v128_t scale4,
                        float* scores) {
     v128_t dot[R][V];
-    if constexpr (BX_VARIANT_HALVED_D) dot_keys_halved_d<R, V>(q, kt_head + j, n, dot);
-    else dot_keys<R, V>(q, kt_head + j, n, dot);
+    dot_keys<R, V>(q, kt_head + j, n, dot);
     for (int r = 0; r < R; ++r)
         for (int v = 0; v < V; ++v) wasm_v128_store(scores + r * n + j + 4 * v, wasm_f32x4_mul(dot[r][v], scale4));
 }
@@ -175,28 +133,6 @@ inline void score_rows(const float* q, const float* kt_head, int keys, float sca
 #endif
 constexpr int kValueBlocks = BX_VALUE_BLOCKS;
 
-// A mistake kept buildable (VARIANT=split-keys, which the logit check must
-// fail): a tempting way to shorten the chain of dependent additions, summing
-// the even and the odd keys apart and adding the two sums at the end. Every
-// output is within a few ulps of the right one, and most are not its bits.
-#ifndef BX_VARIANT_SPLIT_KEYS
-#define BX_VARIANT_SPLIT_KEYS 0
-#endif
-template <int R>
-inline void weighted_values_split_keys(const float* p, const float* v_head, int keys, float* out) {
-    for (int r = 0; r < R; ++r)
-        for (int b = 0; b < kHeadDim / 4; ++b) {
-            v128_t even = wasm_f32x4_splat(0.0f), odd = wasm_f32x4_splat(0.0f);
-            for (int j = 0; j + 1 < keys; j += 2) {
-                const float* vj = v_head + static_cast<std::size_t>(j) * kHidden + 4 * b;
-                even = wasm_f32x4_add(even, wasm_f32x4_mul(wasm_f32x4_splat(p[r * keys + j]), wasm_v128_load(vj)));
-                odd = wasm_f32x4_add(odd, wasm_f32x4_mul(wasm_f32x4_splat(p[r * keys + j + 1]),
-                                                         wasm_v128_load(vj + kHidden)));
-            }
-            wasm_v128_store(out + r * kHidden + 4 * b, wasm_f32x4_add(even, odd));
-        }
-}
-
 // out_r[d] = sum_j p_r[j] * v_j[d] for R rows (p_r = p + r * keys, out_r =
 // out + r * kHidden) of one head (v_head[j * kHidden + d]), d < 32, in passes
 // over the keys: each pass accumulates kValueBlocks f32x4 blocks of d for the
@@ -208,7 +144,6 @@ template <int R>
 inline void weighted_values_rows(const float* p, const float* v_head, int keys, float* out) {
     constexpr int kBlocks = kHeadDim / 4;
     static_assert(kBlocks % kValueBlocks == 0, "the passes must cover the head's 32 dimensions");
-    if constexpr (BX_VARIANT_SPLIT_KEYS) return weighted_values_split_keys<R>(p, v_head, keys, out);
     for (int b0 = 0; b0 < kBlocks; b0 += kValueBlocks) {
         v128_t acc[R][kValueBlocks];
         for (auto& row : acc)

@@ -10,7 +10,7 @@
 //   A  2^-28   <= |u| < 0.84375   erf(u) = u + u * (r(z) / s(z)),  z = u*u
 //   B  0.84375 <= |u| < 1.25      erf(u) = +-(1 - ((1 - erx) - p(t) / q(t))),  t = |u| - 1
 // On the model's real inputs about one lane in six lands in the third range
-// (make gelucensus), where a scalar bx_erff costs two scalar bx_expf calls:
+// (make check-gelu-census), where a scalar bx_erff costs two scalar bx_expf calls:
 //   C  1.25    <= |u| < 6         erf(u) = +-(1 - e1 * e2 / |u|), with
 //        e1 = exp(-a*a - 0.5625), a = |u| cut to 11 mantissa bits,
 //        e2 = exp((a - |u|)(a + |u|) + R(s) / S(s)),  s = 1 / (u*u)
@@ -39,16 +39,6 @@
 // seen in real inputs) go to gelu_scalar with their *input*: the first loop
 // leaves the input in place for every lane it does not compute (the post's first
 // bug was reading back a lane the vector store had overwritten).
-//
-// Variants (CMakeLists.txt):
-//   BX_VARIANT_ONE_EXP=1   range C with one exponential, exp(-u*u - 0.5625
-//                          + R/S): the same number in exact arithmetic, one
-//                          exp fewer, and wrong bits (geluchk must catch it).
-//   BX_VARIANT_CROSSED_LANES=1   the lane stores with lanes 1 and 2
-//                          crossed, a slip of hand-written lane numbers: two
-//                          results land in each other's places (geluchk and
-//                          the logit check must catch it).
-//   BX_VARIANT_SIGNED_T=1  range B's t = u - 1 (see gelu4_range_b).
 #pragma once
 
 #include <array>
@@ -62,13 +52,6 @@
 #include "common/simd/simd128.hpp"
 
 #include "softmax.hpp"
-
-#ifndef BX_VARIANT_ONE_EXP
-#define BX_VARIANT_ONE_EXP 0
-#endif
-#ifndef BX_VARIANT_CROSSED_LANES
-#define BX_VARIANT_CROSSED_LANES 0
-#endif
 
 namespace bx::stage::gelu {
 // Unnamed, as in gemm.hpp: each file that includes this header gets its own
@@ -114,17 +97,11 @@ inline v128_t erfc_c(v128_t ax) {
     const v128_t in_b = softmax::at_least(ax, kOneOver0p35);
     const v128_t big_r = wasm_v128_bitselect(horner(s, kRb), horner(s, kRa), in_b);
     const v128_t big_s = wasm_v128_bitselect(horner(s, kSb), horner(s, kSa), in_b);
-#if BX_VARIANT_ONE_EXP
-    // The mistake: exp(-x^2 - 0.5625 + R/S) in one piece.
-    const v128_t e = exp4_main(add(sub(mul(wasm_f32x4_neg(ax), ax), splat(0.5625f)), div(big_r, big_s)));
-    return div(e, ax);
-#else
     // a = |u| cut to its top 11 mantissa bits, so a*a is exact.
     const v128_t a = wasm_v128_and(ax, wasm_i32x4_splat(static_cast<int>(0xffffe000u)));
     const v128_t e1 = exp4_main(sub(mul(wasm_f32x4_neg(a), a), splat(0.5625f)));
     const v128_t e2 = exp4_main(add(mul(sub(a, ax), add(a, ax)), div(big_r, big_s)));
     return div(mul(e1, e2), ax);
-#endif
 }
 
 // GELU of four inputs in range A (lanes with other inputs get anything),
@@ -156,24 +133,13 @@ struct GeluA {
     return {gelu, in_a, in_b};
 }
 
-// A mistake kept buildable (VARIANT=signed-t, which the logit check and
-// geluchk must fail): range B's t taken as u - 1 instead of |u| - 1, right
-// for the positive half of B and wrong for the negative half.
-#ifndef BX_VARIANT_SIGNED_T
-#define BX_VARIANT_SIGNED_T 0
-#endif
-
 // GELU of four inputs in range B (lanes with other inputs get anything):
 // erf(u) = +-(1 - ((1 - erx) - p(t) / q(t))), t = |u| - 1, as stage 07
 // computes it.
 [[gnu::always_inline]] inline v128_t gelu4_range_b(v128_t x) {
     const v128_t one = splat(1.0f);
     const v128_t u = mul(x, splat(kGeluInputScale));
-#if BX_VARIANT_SIGNED_T
-    const v128_t t = wasm_f32x4_sub(u, one);
-#else
     const v128_t t = wasm_f32x4_sub(softmax::magnitude(u), one);
-#endif
     const v128_t p = add(splat(pa0), mul(t, add(splat(pa1), mul(t, add(splat(pa2), mul(t, add(splat(pa3),
                      mul(t, add(splat(pa4), mul(t, add(splat(pa5), mul(t, splat(pa6)))))))))))));
     const v128_t q = add(one, mul(t, add(splat(qa1), mul(t, add(splat(qa2), mul(t, add(splat(qa3),
@@ -201,7 +167,7 @@ struct GeluC {
 
 // How the first loop lists its lanes (the idea of stage 22). About one lane
 // in six is left for later on real inputs, so about half the groups hold one
-// (make gelucensus), and which do follows the data: stage 20 tested each
+// (make check-gelu-census), and which do follows the data: stage 20 tested each
 // group's mask and, when it was not zero, walked its set bits one by one, two
 // branches that the processor guesses wrong about as often as right, each
 // time losing the work it had started. Here every group appends the same way, with no branch: a table
@@ -210,15 +176,6 @@ struct GeluC {
 // group's entries (and, past them, values that the next group's store or the
 // padding overwrites), and the count moves on by the number of set lanes.
 // Which lanes are listed, and in which order, is what stage 20 listed.
-//
-// A mistake kept buildable (VARIANT=first-field-only, which the logit check
-// and geluchk must fail): i added to the packed word as a plain number, which
-// moves only its first field; the group's other entries then point into the
-// block's first group, whose lanes are computed again from their results,
-// while the group's own lanes are never computed.
-#ifndef BX_VARIANT_FIRST_FIELD_ONLY
-#define BX_VARIANT_FIRST_FIELD_ONLY 0
-#endif
 constexpr std::array<std::uint64_t, 16> kSetLanes = [] {
     std::array<std::uint64_t, 16> table{};
     for (unsigned mask = 0; mask < 16; ++mask) {
@@ -231,11 +188,7 @@ constexpr std::array<std::uint64_t, 16> kSetLanes = [] {
 // Appends i + lane for each lane set in `mask` (four bits) to list[0 .. n),
 // writing list[n .. n + 4); list entries and i are below 2^16.
 inline void append_lanes(std::uint16_t* list, std::size_t& n, std::size_t i, unsigned mask) {
-#if BX_VARIANT_FIRST_FIELD_ONLY
-    const std::uint64_t entries = kSetLanes[mask] + static_cast<std::uint64_t>(i);
-#else
     const std::uint64_t entries = kSetLanes[mask] + static_cast<std::uint64_t>(i) * 0x0001000100010001u;
-#endif
     std::memcpy(list + n, &entries, sizeof entries);
     n += static_cast<std::size_t>(__builtin_popcount(mask));
 }
@@ -262,13 +215,8 @@ inline Gathered gather4(float* block, const std::uint16_t* list) {
 // Each lane of `result` straight to its place (v128.store32_lane).
 inline void scatter4(const Gathered& g, v128_t result) {
     wasm_v128_store32_lane(g.at[0], result, 0);
-#if BX_VARIANT_CROSSED_LANES
-    wasm_v128_store32_lane(g.at[1], result, 2);
-    wasm_v128_store32_lane(g.at[2], result, 1);
-#else
     wasm_v128_store32_lane(g.at[1], result, 1);
     wasm_v128_store32_lane(g.at[2], result, 2);
-#endif
     wasm_v128_store32_lane(g.at[3], result, 3);
 }
 
@@ -280,7 +228,7 @@ inline void pad_to_groups(std::uint16_t* list, std::size_t& n) {
 
 // GELU in place, in blocks of up to 1024 values, in three loops (the idea of
 // stage 24). On real inputs 59% of the lanes are in range A, 23% in B and 18%
-// in C (make gelucensus). Stages 07 to 23 computed A and B for every group of
+// in C (make check-gelu-census). Stages 07 to 23 computed A and B for every group of
 // four, both pairs of polynomials for every lane, and each lane kept one:
 // nearly half of the first loop's arithmetic was B's, for a quarter of the
 // lanes. Here the first loop computes A only and lists the lanes in B and

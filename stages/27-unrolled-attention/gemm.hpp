@@ -114,28 +114,9 @@ inline void quantize_rows(const float* x, int rows, int cols, QuantizedRows& out
 
 // Eight int8 weights at p, sign-extended to eight int16 lanes by the load
 // itself (one x86 vpmovsxbw with a memory operand under V8).
-//
-// A mistake kept buildable (VARIANT=unsigned-weights, which the logit check
-// must fail): the zero-extending load, under which a weight of -1 arrives as
-// 255. It shows that the check sees the weights' signs.
-#ifndef BX_VARIANT_UNSIGNED_WEIGHTS
-#define BX_VARIANT_UNSIGNED_WEIGHTS 0
-#endif
 inline v128_t load_widened(const std::int8_t* p) {
-#if BX_VARIANT_UNSIGNED_WEIGHTS
-    return wasm_u16x8_load8x8(p);
-#else
     return wasm_i16x8_load8x8(p);
-#endif
 }
-
-// A mistake kept buildable (VARIANT=offset-in-int16s, which the logit
-// check must fail): token r's pair read at a + r, its offset counted in
-// int16 values instead of pairs; every token but the first multiplies a pair
-// that straddles two tokens.
-#ifndef BX_VARIANT_OFFSET_IN_INT16S
-#define BX_VARIANT_OFFSET_IN_INT16S 0
-#endif
 
 // One pair of k for the tile: each token's pair (one 32-bit load, repeated
 // over the four lanes) times the block's weights for that pair, four
@@ -144,11 +125,7 @@ inline void tile_step(const std::int16_t* a, const std::int8_t* b, v128_t (&sum)
     v128_t w[kBlockVectors];
     for (int v = 0; v < kBlockVectors; ++v) w[v] = load_widened(b + 8 * v);
     for (int r = 0; r < kTileTokens; ++r) {
-#if BX_VARIANT_OFFSET_IN_INT16S
-        const v128_t pair = wasm_v128_load32_splat(a + r);
-#else
         const v128_t pair = wasm_v128_load32_splat(a + 2 * r);
-#endif
         for (int v = 0; v < kBlockVectors; ++v)
             sum[r][v] = wasm_i32x4_add(sum[r][v], wasm_i32x4_dot_i16x8(pair, w[v]));
     }
@@ -158,19 +135,8 @@ inline void tile_step(const std::int16_t* a, const std::int8_t* b, v128_t (&sum)
 // group's kTileTokens tokens store their pairs side by side.
 constexpr int kPairStride = 2 * kTileTokens;
 
-// A mistake kept buildable (VARIANT=pair-stride-of-one-token, which the logit
-// check must fail): the trip's p-th pair looked for 2p values on, as if the
-// activations were one token's alone; from the second pair of each trip on,
-// the tile multiplies another token's pair, or another pair of k.
-#ifndef BX_VARIANT_PAIR_STRIDE_OF_ONE_TOKEN
-#define BX_VARIANT_PAIR_STRIDE_OF_ONE_TOKEN 0
-#endif
 constexpr int pair_offset(int p) {
-#if BX_VARIANT_PAIR_STRIDE_OF_ONE_TOKEN
-    return 2 * p;
-#else
     return p * kPairStride;
-#endif
 }
 
 // The one float step, in the reference order: bias + (float(acc) * s_in) * s_w.
@@ -220,7 +186,6 @@ inline void gemm_block(const LinearView& layer, const std::int8_t* packed, const
         }
     }
 }
-
 
 // y[t][o] for every token t < rows and output o.
 inline void gemm(const LinearView& layer, const std::int8_t* packed, const QuantizedRows& x, int rows, float* y) {

@@ -31,10 +31,6 @@
 #include "common/maths/expf_constants.hpp"
 #include "common/simd/simd128.hpp"
 
-#ifndef BX_VARIANT_KEPT_SIGN
-#define BX_VARIANT_KEPT_SIGN 0
-#endif
-
 namespace bx::stage::softmax {
 namespace {
 
@@ -54,16 +50,9 @@ namespace {
 // NaN in at_least()'s answer tests for it apart. Below: magnitude(), then the
 // two tests.
 //
-// magnitude(): |x| in each lane, its sign bit cleared. A mistake kept
-// buildable (VARIANT=kept-sign, which the logit check, geluchk and expchk must
-// fail): the magnitude taken without clearing the sign bit. Every negative
-// input then counts as below every bound.
+// magnitude(): |x| in each lane, its sign bit cleared.
 inline v128_t magnitude(v128_t x) {
-#if BX_VARIANT_KEPT_SIGN
-    return x;
-#else
     return wasm_v128_and(x, wasm_i32x4_splat(0x7fffffff));
-#endif
 }
 // All ones in the lanes whose magnitude m is below / at least the float whose
 // bits are `bound` (not a NaN).
@@ -136,13 +125,6 @@ inline unsigned edge_lanes(v128_t x) {
 // edge lane, their arguments and where they are, on a list; it calls nothing.
 // After the loop, each noted group's edge lanes are computed by bx_expf from
 // their own arguments and written over what the main path left there.
-//
-// A mistake kept buildable (VARIANT=reread-result, a trap: expchk must fail
-// it): the second loop taking its arguments from `out`, where the main path
-// has already written, instead of from the list.
-#ifndef BX_VARIANT_REREAD_RESULT
-#define BX_VARIANT_REREAD_RESULT 0
-#endif
 template <class Input>
 inline void exp_listed(float* out, std::size_t count, Input input) {
     constexpr std::size_t kBlock = 256;
@@ -161,11 +143,7 @@ inline void exp_listed(float* out, std::size_t count, Input input) {
         }
         for (std::size_t k = 0; k < n_edge; ++k) {
             float* const at = out + start + edge_at[k];
-#if BX_VARIANT_REREAD_RESULT
-            const v128_t x = wasm_v128_load(at);
-#else
             const v128_t x = edge_arguments[k];
-#endif
             for (unsigned edge = edge_lanes(x); edge != 0; edge &= edge - 1) {
                 const int l = __builtin_ctz(edge);
                 at[l] = bx_expf(lane(x, l));
