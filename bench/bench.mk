@@ -35,7 +35,9 @@
 #   make bench-peer [STAGE=NN]   the stage beside ONNX Runtime (web: wasm SIMD, node: native), one
 #                          thread each, on the same windows, rounds interleaved (bench/peer/peer.mjs);
 #                          installs Debian's python3-onnx and bench/peer's npm packages when missing
-#   make bench-micro       Google Benchmark microbenchmarks (native build)
+#   make bench-micro       Google Benchmark microbenchmarks (native build), then bench-ladders
+#   make bench-ladders     the kernel ladders: every version of the GEMM, GELU, exp and quantiser,
+#                          checked, then timed natively and under each runtime (bench/micro/ladder/)
 #   make bench-selftest    the epoch instrumenter's self-test (with its mutant)
 #
 # Knobs: BENCH_RUNS (4 per round) BENCH_WARMUP (1) BENCH_ROUNDS (5; 10 for bench-all)
@@ -65,7 +67,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --configs $(BENCH_CONFIGS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
+.PHONY: cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-ladders bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -73,6 +75,7 @@ $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/
 	  $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm dump --corpus $(BENCH_CORPUS) --out $@
 
 # A failed check still redraws the report (the stage shows as failed), then fails.
+## everyday: [STAGE=NN] [RUNTIME=wasmtime|v8]: check, then time the stage under wasmtime (epoch on, off) and V8
 bench: require-stage build-wasm setup-wasmtime
 	@$(MAKE) $(BENCH_REF)
 	@status=0; $(BENCH_CMD) --stage $(STAGE_NAME) || status=$$?; \
@@ -82,6 +85,7 @@ bench: require-stage build-wasm setup-wasmtime
 # over them. A run that passed every check is named in bench/results/book-runs.json
 # (bench/pin.mjs), which is what the book's tables read: commit it to choose it.
 bench-all: BENCH_ROUNDS = 10
+## everyday: [RUNTIME=wasmtime|v8]: every stage, 10 interleaved rounds; a run that passes is named in bench/results/book-runs.json
 bench-all: build-wasm setup-wasmtime
 	@$(MAKE) $(BENCH_REF)
 	@set -o pipefail; status=0; out=$$($(BENCH_CMD) --all | tee /dev/stderr) || status=$$?; \
@@ -90,6 +94,7 @@ bench-all: build-wasm setup-wasmtime
 
 BENCH_INSTR_ARGS = $(if $(STAGES),--stages $(STAGES)) $(if $(filter file,$(origin RUNTIME)),,--runtimes $(RUNTIME)) \
                    $(if $(REPEAT),--repeat)
+## deep dives: [STAGES=00,09] [RUNTIME=wasmtime|v8] [REPEAT=1]: x86 instructions per forward pass (valgrind), per stage and runtime
 bench-instructions: build-wasm setup-wasmtime
 	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends valgrind; }
@@ -98,6 +103,7 @@ bench-instructions: build-wasm setup-wasmtime
 
 BENCH_SWEEP_ROUNDS ?= 5
 bench_comma := ,
+## deep dives: STAGE=NN [BESIDE=MM]: the stage and its SWEEP variants, each checked, then timed in interleaved rounds
 bench-sweep: require-stage build-wasm
 	@$(MAKE) $(BENCH_REF)
 	$(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUNS) --warmup $(BENCH_WARMUP) \
@@ -105,6 +111,7 @@ bench-sweep: require-stage build-wasm
 	  --tiering $(BENCH_TIERING) $(BENCH_ARGS) --stage $(if $(BESIDE),$(BESIDE)$(bench_comma))$(STAGE_NUM) --sweep
 
 BENCH_TILES_STAGE := $(firstword $(subst -, ,$(notdir $(firstword $(wildcard stages/*-tile-shapes)))))
+## deep dives: bench-sweep of the tile-shapes stage (stages/*-tile-shapes)
 bench-tiles:
 	@if [ -z "$(BENCH_TILES_STAGE)" ]; then echo "bench-tiles: no stages/NN-tile-shapes"; exit 2; fi
 	$(MAKE) bench-sweep STAGE=$(BENCH_TILES_STAGE)
@@ -114,6 +121,7 @@ bench-tiles:
 TILE_CODE_STAGE := $(if $(filter command line environment,$(origin STAGE)),$(STAGE_NUM),$(BENCH_TILES_STAGE))
 # (a variable: an unbalanced parenthesis inside $(if ...) would end the call early)
 TILE_CODE_GEMM := '::gemm\('
+## deep dives: [STAGE=11] [EPOCH=1]: the tile stage's inner GEMM loop per build, in wasm and in V8's x86 code
 tile-code: build-wasm
 	@if [ -z "$(TILE_CODE_STAGE)" ]; then echo "tile-code: no stages/NN-tile-shapes"; exit 2; fi
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
@@ -122,17 +130,20 @@ tile-code: build-wasm
 	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function $(TILE_CODE_GEMM)) \
 	  $(if $(EPOCH),--epoch) -o bench/results/check-$(TILE_CODE_STAGE)-tile-code$(if $(EPOCH),-epoch).txt
 
+## deep dives: STAGE=NN: the stage's hottest GEMM loop per build as Cranelift compiles it, epoch checks on and off
 cranelift-loop: require-stage build-wasm setup-wasmtime
 	$(WASMTIME_PY) bench/cranelift-loop.py --stage $(STAGE_NUM) $(CRANELIFT_LOOP_ARGS) \
 	  -o bench/results/check-$(STAGE_NUM)-cranelift-loop.txt
 
 # Where the time goes, function by function (Linux perf), in STAGE and the
 # stage before it: bench/results/check-NN-profile.txt.
+## deep dives: STAGE=NN: each wasm function's share of the CPU (Linux perf), the stage and the one before
 profile: require-stage build-wasm
 	@command -v perf >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-perf; }
 	$(NODE) bench/profile.mjs --stage $(STAGE_NUM) -o bench/results/check-$(STAGE_NUM)-profile.txt
 
+## deep dives: STAGE=NN: forward()'s float loops in V8's x86 code, the stage and the one before
 float-loops: require-stage build-wasm
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
@@ -140,6 +151,7 @@ float-loops: require-stage build-wasm
 
 # The listings name their stages by what they show: the first stage with each kernel as it is now.
 SIMD_LISTING = $(NODE) bench/simd-listing.mjs
+## deep dives: four inner loops in wasm and in V8's x86 code, for the book's SIMD chapter (bench/results/check-NN-simd-*.txt)
 simd-listings: build-wasm
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
@@ -153,19 +165,24 @@ simd-listings: build-wasm
 	  --run 'expchk --from 0 --to 65536' --outer --title "exp on four lanes (two f64x2 halves)" --lines 30 -o bench/results/check-10-simd-exp.txt
 
 BENCH_SERVE_REPEATS ?= 20
+## deep dives: URL=https://... [STAGE=NN]: a deployed service timed the post's way (Server-Timing medians, client time)
 bench-remote:
 	@if [ -z "$(URL)" ]; then echo "bench-remote: give URL=https://<your app> (make deploy prints it)"; exit 2; fi
 	$(NODE) bench/remote.mjs $(URL) $(if $(STAGE),--stage $(STAGE)) $(if $(BENCH_REMOTE_REPEATS),--repeats $(BENCH_REMOTE_REPEATS))
 
+## deep dives: bench/results/service-page.png: the last stage's page after one request (Chromium)
 page-screenshot: build-wasm book-test-setup
 	BX_PAGE_SCREENSHOT=$(CURDIR)/bench/results/service-page.png $(NODE) tests/integration/page_chromium.test.mjs
 
+## deep dives: [STAGE=NN] [LOAD_SECONDS=60] [LOAD_CLIENTS=4]: a bounded load test behind make serve's host
 load: build-wasm
 	$(NODE) bench/load.mjs $(if $(STAGE),--stage $(STAGE)) --seconds $(or $(LOAD_SECONDS),60) --clients $(or $(LOAD_CLIENTS),4)
 
+## deep dives: [STAGES=00,12]: each stage's component against Akamai Functions' limits (size, memory, largest request)
 limits: build-wasm
 	$(NODE) bench/limits.mjs $(if $(STAGES),--stages $(STAGES)) $(if $(LIMITS_REPEATS),--repeats $(LIMITS_REPEATS))
 
+## deep dives: STAGES=NN,MM: the whole request through make serve's host, stages side by side; component sizes
 bench-serve: build-wasm
 	@if [ -z "$(STAGES)" ]; then echo "bench-serve: give STAGES=NN,MM (e.g. STAGES=03,04)"; exit 2; fi
 	$(NODE) bench/e2e/serve.mjs --stages $(STAGES) --repeats $(BENCH_SERVE_REPEATS)
@@ -179,6 +196,7 @@ PEER_ONNX    := $(PEER_BUILD)/model-int8.onnx
 PEER_WINDOWS := $(PEER_BUILD)/$(basename $(notdir $(BENCH_CORPUS)))-windows.json
 PEER_ROUNDS  ?= 10
 
+## internals: Debian's python3-onnx and bench/peer's npm packages, when missing
 bench-peer-setup:
 	@dpkg-query -W -f='$${Status}\n' python3-onnx 2>/dev/null | grep -q '^install ok installed' || { \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-onnx; }
@@ -194,6 +212,7 @@ $(PEER_WINDOWS): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(B
 	$(NODE) --single-threaded-gc --disable-warning=ExperimentalWarning bench/e2e/wasi-host.mjs \
 	  $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm windows --corpus $(BENCH_CORPUS) --out $@
 
+## deep dives: [STAGE=NN]: the stage beside ONNX Runtime (web: wasm SIMD; node: native), one thread each, same windows
 bench-peer: build-wasm bench-peer-setup
 	@$(MAKE) $(BENCH_REF) $(PEER_ONNX) $(PEER_WINDOWS)
 	@set -o pipefail; status=0; out=$$($(NODE) bench/peer/peer.mjs --onnx $(PEER_ONNX) --windows $(PEER_WINDOWS) --runs $(BENCH_RUNS) \
@@ -201,14 +220,27 @@ bench-peer: build-wasm bench-peer-setup
 	  $(if $(STAGE),--stage $(STAGE)) | tee /dev/stderr) || status=$$?; \
 	if [ $$status -eq 0 ] && [ -z "$(STAGE)" ]; then $(NODE) bench/pin.mjs peer "$$(head -1 <<< "$$out")"; fi; exit $$status
 
+## deep dives: redraw bench/results/forward.svg and table.md from the results files
 bench-report:
 	$(NODE) bench/plot.mjs -o bench/results/forward.svg
 	$(NODE) bench/table.mjs -o bench/results/table.md
 
+## deep dives: Google Benchmark microbenchmarks (native build), then the kernel ladders (bench-ladders)
 bench-micro: build-native
 	cmake --build $(NATIVE_BUILD) -j $(JOBS) --target bench_micro
 	$(NATIVE_BUILD)/bench/bench_micro_maths
 	@for b in $(NATIVE_BUILD)/bench/bench_micro_[0-9][0-9]; do echo "== $$b"; $$b || exit $$?; done
+	@$(MAKE) bench-ladders
 
+# Every stage's version of the GEMM, GELU, exp and quantiser side by side
+# (bench/micro/ladder): each rung checked bit for bit against stage 00's
+# arithmetic, then timed under wasmtime (epoch on, off), V8 and natively.
+## deep dives: [LADDER_ARGS=...] the kernel ladders: every version of four kernels, checked, then timed; writes bench/results/*-ladders.json and ladders.md
+bench-ladders: build-wasm build-native setup-wasmtime
+	cmake --build $(NATIVE_BUILD) -j $(JOBS) --target bench_ladders
+	cmake --build $(WASM_BUILD) -j $(JOBS) --target bench_ladders
+	$(NODE) bench/micro/ladder/run.mjs $(LADDER_ARGS)
+
+## deep dives: the epoch instrumenter's self-test (with its mutant)
 bench-selftest:
 	$(NODE) bench/epoch/test/selftest.mjs

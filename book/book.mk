@@ -27,39 +27,49 @@ BOOK_NICE ?= nice -n 5
         book-selftest book-clean stages-index
 
 # Idempotent: installs only what is absent (Debian packages; needs root, as here).
+## the book: pandoc and graphviz, installed when missing
 book-setup:
 	@if command -v pandoc >/dev/null 2>&1 && command -v dot >/dev/null 2>&1; then :; else \
 	  echo "book-setup: installing pandoc and graphviz"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(BOOK_NICE) apt-get install -y \
 	    -o DPkg::Lock::Timeout=600 --no-install-recommends pandoc graphviz; fi
 
+## the book: chromium, installed when missing (for book-test)
 book-test-setup:
 	@if command -v chromium >/dev/null 2>&1; then :; else \
 	  echo "book-test-setup: installing chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(BOOK_NICE) apt-get install -y \
 	    -o DPkg::Lock::Timeout=600 --no-install-recommends chromium; fi
 
+## the book: [BOOK_ALLOW_MISSING=1]: the chapters with their snippets, stages and results expanded -> book/out/md/
 book-expand: book-setup
 	BOOK_OUT=$(BOOK_OUT) $(BOOK_NODE) book/tools/snippets.mjs build $(if $(filter 1,$(BOOK_ALLOW_MISSING)),--allow-missing)
 
+## the book: book/out/md/ -> book/out/html/ and book/out/bitexact.epub
 book-render: book-expand
 	BOOK_OUT=$(BOOK_OUT) $(BOOK_NODE) book/tools/render.mjs
 
+## the book: [BOOK_ALLOW_MISSING=1]: the book (HTML, EPUB); fails naming every missing snippet or result
 book: book-render
 
+## the book: every page in headless Chromium (figures, tables, links); book/out/screenshot.png
 book-test: book book-test-setup
 	$(BOOK_NICE) $(BOOK_NODE) tests/integration/book_chromium.mjs $(if $(filter 1,$(BOOK_ALLOW_MISSING)),--allow-draft)
 
+## the book: succeeds only if the book build fails naming a snippet marker deleted in a copy of the tree
 book-mutant: book-setup
 	$(BOOK_NODE) book/tools/mutant.mjs
 
+## the book: the preprocessor's own failure modes, on small fixtures
 book-selftest:
 	$(BOOK_NODE) book/tests/selftest.mjs
 
 # The stages' index (kernel, idea, chapter, verdicts); CTest's stages.index-fresh checks it.
+## the book: write stages/README.md, the one-page index of the stages
 stages-index:
 	$(BOOK_NODE) book/tools/stages-index.mjs -o stages/README.md
 
+## the book: remove book/out/
 book-clean:
 	rm -rf $(BOOK_OUT)
 

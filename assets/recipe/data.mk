@@ -34,6 +34,7 @@ RECIPE_APT := python3-torch libopenblas0-openmp python3-sentencepiece python3-nu
 
 .PHONY: setup-recipe corpus prose numbers negatives tokenizer tokenizer-install tokdata
 
+## the model: the recipe's Debian packages (torch, sentencepiece, word lists, fortunes, prose) and npm tools
 setup-recipe:
 	apt-get install -y --no-install-recommends $(RECIPE_APT)
 	test -d $(NODE_TOOLS)/node_modules/@faker-js/faker || (cd $(NODE_TOOLS) && npm ci)
@@ -41,11 +42,13 @@ setup-recipe:
 $(NODE_TOOLS)/node_modules/@faker-js/faker/package.json:
 	cd $(NODE_TOOLS) && npm ci
 
+## the model: the synthetic labelled corpus -> assets/work/corpus/{train,dev,test}.jsonl
 corpus: $(RECIPE_WORK)/corpus/train.jsonl
 $(RECIPE_WORK)/corpus/train.jsonl: $(RECIPE_DIR)/corpus/generate.mjs $(RECIPE_DIR)/corpus/values.mjs \
 		$(RECIPE_DIR)/corpus/templates.mjs $(NODE_TOOLS)/node_modules/@faker-js/faker/package.json
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/corpus/generate.mjs --out $(RECIPE_WORK)/corpus $(CORPUS_SIZES)
 
+## the model: train the SentencePiece Unigram tokenizer -> assets/work/tokenizer/tokenizer.json
 tokenizer: $(RECIPE_WORK)/tokenizer/tokenizer.json
 $(RECIPE_WORK)/tokenizer/tokenizer.json: $(RECIPE_WORK)/corpus/train.jsonl $(RECIPE_DIR)/tokenizer/train_spm.py $(RECIPE_DIR)/tokenizer/to_hf.py
 	$(RECIPE_NICE) $(RECIPE_PY) $(RECIPE_DIR)/tokenizer/train_spm.py --corpus $(RECIPE_WORK)/corpus/train.jsonl --out $(RECIPE_WORK)/tokenizer
@@ -55,14 +58,17 @@ $(RECIPE_WORK)/tokenizer/tokenizer.json: $(RECIPE_WORK)/corpus/train.jsonl $(REC
 	NODE_TOOLS=$(NODE_TOOLS) $(NODE) $(RECIPE_DIR)/tokenizer/verify.mjs $@.tmp $(RECIPE_WORK)/tokenizer/sample.ids.jsonl
 	mv $@.tmp $@
 
+## the model: copy the trained tokenizer over assets/tokenizer/tokenizer.json (not once a model exists)
 tokenizer-install: $(RECIPE_WORK)/tokenizer/tokenizer.json
 	cp $< $(TOKENIZER_JSON)
 
+## the model: the corpora tokenised by the reference tokenizer -> assets/work/data/*.tok.jsonl
 tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.tok.jsonl $(RECIPE_WORK)/data/prose.tok.jsonl \
 	$(RECIPE_WORK)/data/numbers.tok.jsonl
 $(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
+## the model: real prose from Debian packages -> assets/work/corpus/prose.jsonl, heldout.jsonl
 prose: $(RECIPE_WORK)/corpus/prose.jsonl
 $(RECIPE_WORK)/corpus/prose.jsonl: $(RECIPE_DIR)/corpus/prose.mjs $(RECIPE_DIR)/corpus/generate.mjs $(RECIPE_DIR)/corpus/values.mjs \
 		$(RECIPE_DIR)/corpus/templates.mjs $(NODE_TOOLS)/node_modules/@faker-js/faker/package.json
@@ -75,6 +81,7 @@ $(RECIPE_WORK)/data/prose.tok.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl $(TOKENIZ
 # installed (LibreOffice's help would pull LibreOffice in). Pinned to Debian 12's versions by apt.
 NUMBERS_DEBS := libreoffice-help-en-us libreoffice-help-de libreoffice-help-fr libreoffice-help-es \
 	libreoffice-help-it libreoffice-help-nl debian-handbook
+## the model: number-heavy prose (LibreOffice help, Debian handbook) -> assets/work/corpus/numbers.jsonl
 numbers: $(RECIPE_WORK)/corpus/numbers.jsonl
 $(RECIPE_WORK)/debs/root/usr/share/libreoffice/help:
 	rm -rf $(RECIPE_WORK)/debs && mkdir -p $(RECIPE_WORK)/debs/root
@@ -88,6 +95,7 @@ $(RECIPE_WORK)/data/numbers.tok.jsonl: $(RECIPE_WORK)/corpus/numbers.jsonl $(TOK
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits numbers
 # Hard negatives: what the model in assets/model marks in the training half's plain texts (mine_negatives.mjs
 # asks the last stage's service). Mined once, before training; the trainer reads negatives.tok.jsonl.
+## the model: hard negatives, what the committed model marks in training texts -> assets/work/data/negatives.tok.jsonl
 negatives: $(RECIPE_WORK)/data/negatives.tok.jsonl
 $(RECIPE_WORK)/corpus/negatives.jsonl: $(RECIPE_WORK)/corpus/numbers.jsonl $(RECIPE_DIR)/train/mine_negatives.mjs
 	$(MAKE) build-wasm
@@ -106,9 +114,11 @@ $(RECIPE_WORK)/data/o_text.train.tok.jsonl: $(TOKENIZER_JSON) $(RECIPE_DIR)/trai
 #   make tokcheck-golden    regenerate assets/corpora/tokcheck.* (texts, the reference's ids/tokens/offsets,
 #                           the vocabulary scores as the reference reads them); deterministic bytes
 .PHONY: corpora tokcheck-golden
+## the model: regenerate assets/corpora/equivalence.jsonl (deterministic: the committed file must not change)
 corpora:
 	NODE_TOOLS=$(NODE_TOOLS) $(NODE) $(RECIPE_DIR)/corpora/make_equivalence.mjs --out assets/corpora/equivalence.jsonl
 
+## the model: regenerate assets/corpora/tokcheck.* (texts, the reference's encodings and scores); deterministic
 tokcheck-golden:
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/corpora/make_tokcheck.mjs \
 		--tokenizer $(TOKENIZER_JSON) --out assets/corpora

@@ -28,17 +28,21 @@ HF_DIR         ?= build/hf
 
 .PHONY: model-random train model model-export model-eval model-report service-eval hf-export hf-convert
 
+## the model: a random-weight model -> build/model/random.bxm (and assets/model/model.bxm when none is there)
 model-random:
 	$(RECIPE_PY) $(TRAIN_DIR)/export_bxm.py --random --out build/model/random.bxm
 	@test -e $(MODEL_BXM) || cp build/model/random.bxm $(MODEL_BXM)
 
+## the model: [TRAIN_MINUTES=85] train, resumable: again continues from assets/work/ckpt/last.pt
 train: tokdata
 	$(TRAIN_NICE) $(RECIPE_PY) $(TRAIN_DIR)/train.py --data $(RECIPE_WORK)/data \
 		--ckpt-dir $(RECIPE_WORK)/ckpt --log $(RECIPE_WORK)/train.log --minutes $(TRAIN_MINUTES) $(TRAIN_ARGS)
 
+## the model: the last checkpoint -> assets/model/model.bxm
 model-export:
 	$(RECIPE_PY) $(TRAIN_DIR)/export_bxm.py --ckpt $(TRAIN_CKPT) --out $(MODEL_BXM)
 
+## the model: the whole recipe: tokdata -> train -> export -> assets/model/model.bxm
 model: train
 	$(MAKE) model-export
 
@@ -46,6 +50,7 @@ model: train
 # Then the service's view (service_eval.mjs, POST /redact of the last stage): held-out prose,
 # the eval corpus, the hand-written texts, the minimum-score study; evaluate.py folds it in.
 SERVICE_EVAL := assets/model/service-eval.json
+## the model: int8 + float evaluation and service-eval -> assets/model/report.json, REPORT.md
 model-eval: build/harness/libbxmaths.so service-eval
 	$(RECIPE_PY) $(TRAIN_DIR)/evaluate.py --model $(MODEL_BXM) --ckpt $(TRAIN_CKPT) \
 		--maths build/harness/libbxmaths.so --test $(RECIPE_WORK)/data/test.tok.jsonl --out assets/model \
@@ -53,21 +58,26 @@ model-eval: build/harness/libbxmaths.so service-eval
 
 # When only the decoding (common/service) changed, not the model: the service's view again, folded
 # into the existing report.json and REPORT.md without the 24-minute int8 evaluation.
+## the model: service-eval folded into the existing report (decoding changed, model not) -> REPORT.md
 model-report: service-eval
 	$(RECIPE_PY) $(TRAIN_DIR)/evaluate.py --render-only --out assets/model --service-eval $(SERVICE_EVAL)
 
+## the model: POST /redact on held-out prose, eval and hand-written texts -> assets/model/service-eval.json
 service-eval: $(RECIPE_WORK)/corpus/prose.jsonl
 	$(MAKE) build-wasm
 	$(NODE) $(TRAIN_DIR)/service_eval.mjs --heldout $(RECIPE_WORK)/corpus/heldout.jsonl --out $(SERVICE_EVAL)
 
+## the model: the float model in Hugging Face layout -> build/hf/
 hf-export:
 	$(RECIPE_PY) $(TRAIN_DIR)/export_hf.py --ckpt $(TRAIN_CKPT) --out $(HF_DIR)
 
+## the model: build/hf/ -> build/model/from_hf.bxm, compared with a fresh export
 hf-convert: hf-export
 	$(RECIPE_PY) $(TRAIN_DIR)/convert_hf.py $(HF_DIR) --out build/model/from_hf.bxm --compare-ckpt $(TRAIN_CKPT)
 
 # Diagnostic (issue 16): eval-corpus entities (argmax of stage 00's committed logits) that start inside
 # a word, with the label of that word's first piece -> assets/model/fragment-starts.txt
 .PHONY: fragment-starts
+## the model: eval entities that start inside a word (issue 16) -> assets/model/fragment-starts.txt
 fragment-starts:
 	$(RECIPE_PY) $(TRAIN_DIR)/fragment_starts.py | tee assets/model/fragment-starts.txt

@@ -15,21 +15,24 @@
 #       (n processes side by side, default one per core)
 #   make check-mutant STAGE=NN [CORPUS=...]
 #       succeeds only if `check` FAILS when one logit bit of one text is flipped
-#   make contract-check
+#   make check-contract
 #       stage 00 vs the numpy reference of the contract, one window, bit for bit
-#   make mathcheck [NATIVE=1]
+#   make check-maths [NATIVE=1]
 #       bx_expf / bx_erff vs the libc's expf / erff on all 2^32 inputs
-#   make geluchk STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
+#   make check-gelu STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
 #       stages with their own GELU kernel (07 on): the kernel vs gelu_scalar on
 #       all 2^32 inputs, split over GELUCHK_PARTS processes side by side
-#   make quantchk STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
+#   make check-quant STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
 #       stages with their own quantiser (09 on): the kernel vs the scalar
 #       reference on all 2^32 inputs (scale 1) and 20,000 random rows
-#   make expchk STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
+#   make check-exp STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
 #       stages with their own softmax exp (10 on): the kernel vs bx_expf on
-#       all 2^32 inputs, split like geluchk
-#   make gelucensus STAGE=NN
+#       all 2^32 inputs, split like check-gelu
+#   make check-gelu-census STAGE=NN
 #       where the eval corpus's real GELU inputs fall among erf's branches
+#   The old names (contract-check, mathcheck, geluchk, quantchk, expchk,
+#   gelucensus) are aliases, kept for one release; the CLI subcommands
+#   (`cli geluchk` ...) keep their names.
 #   make check-results
 #       rewrite bench/results/check-*.txt (what the book quotes): every stage, the
 #       native cross-check, the mutant and the kept variants (check-results.sh)
@@ -48,9 +51,10 @@
 # 00's `explain` reports which tokens differ and max/mean |dlogit|: a WASI
 # program cannot start another, so make runs the two in turn.
 #
-# VARIANT=name (reserved for later stages): runs the executable `cli-name`
-# (`cli-name.wasm`) from the stage's build directory instead of `cli`, for
-# stages that build alternative versions of themselves.
+# VARIANT=name: runs the executable `cli-name` (`cli-name.wasm`) from the
+# stage's build directory instead of `cli`: a kept mistake, a trap or a sweep
+# build that the stage's bx_stage() call declares (build/wasm/stages/NN-name/
+# variants.json lists them).
 
 # Node: --single-threaded-gc because Node 20 intermittently segfaults (exit
 # 139) at exit after a wasm module has grown its memory to tens of MB (the
@@ -84,15 +88,18 @@ HARNESS_REF_BUILD := $(HARNESS_DIR)/$(HARNESS_CNAME).$(HARNESS_FLAVOUR).ref
 HARNESS_DIFF     := $(HARNESS_DIR)/$(STAGE_NAME).$(HARNESS_CNAME).$(HARNESS_FLAVOUR).diff
 HARNESS_MODEL    := assets/model/model.bxm
 
-.PHONY: eval check check-mutant baseline mathcheck contract-check harness-cli harness-cli-00 \
-        recipe-maths recipe-agree recipe-agree-mutant check-results
+.PHONY: eval check check-mutant baseline check-maths check-contract harness-cli harness-cli-00 \
+        recipe-maths recipe-agree recipe-agree-mutant check-results mathcheck contract-check
 
 # The stage's CLI and stage 00's (its oracle).
+## internals: build the stage's CLI (and VARIANT's) and stage 00's, in the flavour NATIVE=1 picks
 harness-cli: require-stage $(HARNESS_BUILD)/CMakeCache.txt $(RUNTIME_SETUP)
 	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target $(sort stage_$(STAGE_NUM)_cli stage_00_cli $(if $(VARIANT),stage_$(STAGE_NUM)_$(VARIANT)_cli))
+## internals: build stage 00's CLI (the oracle), in the flavour NATIVE=1 picks
 harness-cli-00: $(HARNESS_BUILD)/CMakeCache.txt $(RUNTIME_SETUP)
 	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target stage_00_cli
 
+## everyday: [STAGE=NN] [RUNS=20] [NATIVE=1]: the eval corpus against stage 00's assets/baselines/eval.bin, and forward timing
 eval: harness-cli
 	$(call harness_cli,$(STAGE_NAME)) eval $(if $(RUNS),--runs $(RUNS))
 
@@ -115,11 +122,13 @@ define harness_check
 	fi
 endef
 
+## everyday: [STAGE=NN] [CORPUS=f.jsonl] [NATIVE=1] [VARIANT=name] [LIMIT=n] [PART=k/n]: every logit bit vs stage 00's; exit 1 on any difference
 check: harness-cli $(HARNESS_REF)
 	$(call harness_check,$(MUTATE)); exit $$rc
 
 # The check must be able to fail: flip the lowest bit of one logit of one
 # text (MUTATE, default text 0) and expect exit status 1 from `check`.
+## deep dives: [STAGE=NN] [MUTATE=i]: succeeds only if check fails on one flipped logit bit
 check-mutant: harness-cli $(HARNESS_REF)
 	$(call harness_check,$(or $(MUTATE),0)); \
 	if [ $$rc -eq 1 ]; then echo "check-mutant: check failed on the one-bit mutation, as it must"; \
@@ -129,6 +138,7 @@ check-mutant: harness-cli $(HARNESS_REF)
 # merged (ref-parts.mjs): the same bytes as one dump, in half the time on 2 cores.
 BASELINE_PARTS ?= $(JOBS)
 HARNESS_PARTS  := $(HARNESS_DIR)/baseline-parts
+## deep dives: [CORPUS=f.jsonl] [BASELINE_PARTS=n]: stage 00 rewrites assets/baselines/ (eval.bin, <corpus>.ref)
 baseline: harness-cli-00
 	$(call harness_cli,$(STAGE00_NAME)) eval --write-baseline
 	$(NODE) common/harness/ref-parts.mjs split $(HARNESS_CORPUS) $(BASELINE_PARTS) $(HARNESS_PARTS)
@@ -138,8 +148,11 @@ baseline: harness-cli-00
 	done; status=0; for p in $$pids; do wait $$p || status=1; done; exit $$status
 	$(NODE) common/harness/ref-parts.mjs merge $(HARNESS_CORPUS) $(BASELINE_PARTS) $(HARNESS_PARTS) $(HARNESS_REF_REPO)
 
-mathcheck: harness-cli-00
+## deep dives: [NATIVE=1]: bx_expf / bx_erff against the libc's expf / erff on all 2^32 inputs
+check-maths: harness-cli-00
 	$(call harness_cli,$(STAGE00_NAME)) mathcheck
+## old names: alias of check-maths, kept for one release
+mathcheck: check-maths
 
 -include common/harness/tokcheck.mk
 
@@ -152,51 +165,71 @@ $(HARNESS_DIR)/libbxmaths.so: common/harness/contract/maths_capi.cpp $(wildcard 
 	clang++-19 -O2 -ffp-contract=off -std=c++20 -fPIC -shared -I. common/harness/contract/maths_capi.cpp \
 	  common/maths/expf.cpp common/maths/erff.cpp -o $@
 
-contract-check: $(HARNESS_DIR)/libbxmaths.so
+## deep dives: stage 00 (native) against the contract's numpy reference (bxm.py): one window's logits, bit for bit
+check-contract: $(HARNESS_DIR)/libbxmaths.so
 	$(MAKE) harness-cli-00 NATIVE=1
 	$(NATIVE_BUILD)/stages/$(STAGE00_NAME)/cli logits --ids $(CONTRACT_IDS) --out $(HARNESS_DIR)/contract.logits
 	/usr/bin/python3 common/harness/contract/contract_check.py $(HARNESS_MODEL) $(HARNESS_DIR)/contract.logits \
 	  $(HARNESS_DIR)/libbxmaths.so $(CONTRACT_IDS)
+## old names: alias of check-contract, kept for one release
+contract-check: check-contract
 
+## internals: build/harness/libbxmaths.so, our expf/erff as a shared library for the Python recipe
 recipe-maths: $(HARNESS_DIR)/libbxmaths.so
 
 # The recipe's int8 evaluation (bxm.py exact mode + our expf/erff, what evaluate.py scores
 # with) against stage 00's eval baseline, label for label; then, for information only, bxm's
 # fast mode. Writes bench/results/recipe-agree.txt; fails if the exact mode differs anywhere.
 RECIPE_AGREE := /usr/bin/python3 assets/recipe/train/agree.py --maths $(HARNESS_DIR)/libbxmaths.so
+## the model: the recipe's int8 evaluation against stage 00's eval baseline, label for label
 recipe-agree: $(HARNESS_DIR)/libbxmaths.so
 	@set -o pipefail; { $(RECIPE_AGREE) && { $(RECIPE_AGREE) --fast || true; }; } | tee bench/results/recipe-agree.txt
 
 # The check must be able to fail: per-matrix instead of per-row activation scales.
+## the model: succeeds only if recipe-agree fails with per-matrix activation scales
 recipe-agree-mutant: $(HARNESS_DIR)/libbxmaths.so
 	@if $(RECIPE_AGREE) --mutate; then echo "recipe-agree-mutant: the mutation was NOT caught"; exit 1; \
 	else echo "recipe-agree-mutant: the per-matrix-scale mutation fails the check, as it must"; fi
 
+## deep dives: [CHECK_RESULTS_STAGES="NN ..."]: rerun the checks the book quotes into bench/results/check-*.txt
 check-results: build
 	common/harness/check-results.sh
 
-# geluchk (stages whose bx_stage() lists it, 07 on): the stage's vector GELU
-# against gelu_scalar on all 2^32 inputs, split over GELUCHK_PARTS processes
-# (one per core). VARIANT=rereads runs the post's first bug, which must fail.
+# check-gelu (stages whose bx_stage() lists the CLI's geluchk, 07 on): the
+# stage's vector GELU against gelu_scalar on all 2^32 inputs, split over
+# GELUCHK_PARTS processes (one per core). VARIANT=rereads runs the post's first
+# bug, which must fail.
 GELUCHK_PARTS ?= $(JOBS)
-.PHONY: geluchk gelucensus
-geluchk: harness-cli
+.PHONY: check-gelu check-gelu-census geluchk gelucensus
+## deep dives: [STAGE=NN] [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]: the stage's GELU kernel vs gelu_scalar, all 2^32 inputs (07 on)
+check-gelu: harness-cli
 	common/harness/range-parts.sh $(GELUCHK_PARTS) geluchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
+## old names: alias of check-gelu, kept for one release
+geluchk: check-gelu
 
-# quantchk (stages whose bx_stage() lists it, 09 on): the stage's quantiser vs
-# the scalar reference, all 2^32 inputs (split like geluchk) and random rows.
+# check-quant (the CLI's quantchk, 09 on): the stage's quantiser vs the scalar
+# reference, all 2^32 inputs (split like check-gelu) and random rows.
 # VARIANT=nearest or VARIANT=pmin-swapped must fail.
-.PHONY: quantchk
-quantchk: harness-cli
+.PHONY: check-quant quantchk
+## deep dives: [STAGE=NN] [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]: the stage's quantiser vs the scalar one, all 2^32 inputs (09 on)
+check-quant: harness-cli
 	common/harness/range-parts.sh $(GELUCHK_PARTS) quantchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
+## old names: alias of check-quant, kept for one release
+quantchk: check-quant
 
-# expchk (stages whose bx_stage() lists it, 10 on): the stage's vector exp (its
-# softmax's) vs bx_expf on all 2^32 inputs, split like geluchk.
+# check-exp (the CLI's expchk, 10 on): the stage's vector exp (its softmax's)
+# vs bx_expf on all 2^32 inputs, split like check-gelu.
 # VARIANT=no-fallback must fail.
-.PHONY: expchk
-expchk: harness-cli
+.PHONY: check-exp expchk
+## deep dives: [STAGE=NN] [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]: the stage's softmax exp vs bx_expf, all 2^32 inputs (10 on)
+check-exp: harness-cli
 	common/harness/range-parts.sh $(GELUCHK_PARTS) expchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
+## old names: alias of check-exp, kept for one release
+expchk: check-exp
 
 # Where the GELU inputs of the eval corpus fall (the vector range's share).
-gelucensus: harness-cli
+## deep dives: [STAGE=NN] [VARIANT=name]: where the eval corpus's real GELU inputs fall among erf's branches
+check-gelu-census: harness-cli
 	$(call harness_cli,$(STAGE_NAME),$(VARIANT)) gelucensus
+## old names: alias of check-gelu-census, kept for one release
+gelucensus: check-gelu-census

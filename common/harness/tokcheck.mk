@@ -1,9 +1,12 @@
-# tokcheck: the stage's tokenizer against the reference (Hugging Face
-# tokenizers 0.22.2 via @anush008/tokenizers), in the shipped (wasm) build.
+# check-tok: the stage's tokenizer against the reference (Hugging Face
+# tokenizers 0.22.2 via @anush008/tokenizers), in the shipped (wasm) build,
+# through the CLI's tokcheck subcommand.
 #
-#   make tokcheck STAGE=NN [CORPUS=file.jsonl[.gz]]   identical or exit 1
-#   make tokcheck-mutant STAGE=NN [CORPUS=...]        succeeds only if tokcheck
-#                                                     FAILS on the mutant
+#   make check-tok STAGE=NN [CORPUS=file.jsonl[.gz]]   identical or exit 1
+#   make check-tok-mutant STAGE=NN [CORPUS=...]        succeeds only if check-tok
+#                                                      FAILS on the mutant
+#
+# tokcheck and tokcheck-mutant are aliases, kept for one release.
 #
 # The expected encodings: for the default corpus, the golden files next to it
 # when they exist (assets/corpora/README.md: tokcheck.golden.jsonl.gz and the
@@ -27,13 +30,15 @@ TOKCHECK_CLI      := $(WASM_BUILD)/$(STAGE_DIR)/cli.wasm
 TOKCHECK_WASI     := $(NODE) --single-threaded-gc common/host/wasi-run.mjs
 TOKCHECK_MUTANT   := $(TOKCHECK_DIR)/mutant
 
-.PHONY: tokcheck tokcheck-mutant tokcheck-inputs tokcheck-cli
+.PHONY: check-tok check-tok-mutant check-tok-inputs check-tok-cli tokcheck tokcheck-mutant
 
-tokcheck-cli: require-stage $(WASM_BUILD)/CMakeCache.txt
+## internals: build the stage's wasm CLI for check-tok
+check-tok-cli: require-stage $(WASM_BUILD)/CMakeCache.txt
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target stage_$(STAGE_NUM)_cli
 
 # corpus.jsonl and expected.jsonl (scores line first) under build/tokcheck/.
-tokcheck-inputs: require-stage
+## internals: check-tok's corpus and expected encodings (golden files or the reference's) under build/tokcheck/
+check-tok-inputs: require-stage
 	@if [ -z "$(CORPUS)" ]; then echo "tokcheck: no corpus (give CORPUS=file.jsonl, or add assets/corpora/tokcheck.jsonl)"; exit 2; fi
 	@mkdir -p $(TOKCHECK_DIR)
 	@case "$(CORPUS)" in *.gz) gzip -dc "$(CORPUS)" ;; *) cat "$(CORPUS)" ;; esac > $(TOKCHECK_DIR)/corpus.jsonl
@@ -53,10 +58,14 @@ tokcheck-inputs: require-stage
 	  $(NODE) common/harness/tokref.mjs $(TOKCHECK_JSON) $(TOKCHECK_DIR)/corpus.jsonl --scores > $(TOKCHECK_DIR)/expected.jsonl; \
 	fi
 
-tokcheck: tokcheck-cli tokcheck-inputs
+## deep dives: [STAGE=NN] [CORPUS=f.jsonl[.gz]]: the stage's tokenizer against Hugging Face tokenizers' output; exit 1 on any difference
+check-tok: check-tok-cli check-tok-inputs
 	$(TOKCHECK_WASI) $(TOKCHECK_CLI) tokcheck $(TOKCHECK_ARGS)
+## old names: alias of check-tok, kept for one release
+tokcheck: check-tok
 
-tokcheck-mutant: tokcheck-cli tokcheck-inputs
+## deep dives: [STAGE=NN]: succeeds only if check-tok fails on the tiebreak's `>` made `>=` (the stage itself untouched)
+check-tok-mutant: check-tok-cli check-tok-inputs
 	@set -e -o pipefail; \
 	src=$$(grep -l 'mutation-point: tiebreak' $(STAGE_DIR)/*.cpp | head -n 1); \
 	if [ -z "$$src" ]; then echo "tokcheck-mutant: no '// mutation-point: tiebreak' in $(STAGE_DIR)"; exit 2; fi; \
@@ -83,3 +92,5 @@ tokcheck-mutant: tokcheck-cli tokcheck-inputs
 	status=0; $(TOKCHECK_WASI) $(TOKCHECK_MUTANT)/cli.wasm tokcheck $(TOKCHECK_ARGS) --show 3 || status=$$?; \
 	if [ $$status -eq 1 ]; then echo "tokcheck-mutant: OK, tokcheck caught the mutant"; \
 	else echo "tokcheck-mutant: FAILED, tokcheck exited $$status on the mutant (want 1)"; exit 1; fi
+## old names: alias of check-tok-mutant, kept for one release
+tokcheck-mutant: check-tok-mutant

@@ -19,11 +19,13 @@ SPIN_LOGIN_HINT    := spin aka login
 
 .PHONY: up deploy spin-present spin-aka-ready
 
+## internals: stop, printing the install command, unless Spin (SPIN=path) is installed
 spin-present:
 	@command -v $(SPIN) >/dev/null 2>&1 || { \
 	  echo "spin: '$(SPIN)' is not installed. Install Spin, then run this again:"; \
 	  echo "    $(SPIN_INSTALL_HINT)"; exit 2; }
 
+## internals: stop, printing the command that fixes it, unless Spin's aka plugin is installed and logged in
 spin-aka-ready: spin-present
 	@$(SPIN) aka --version >/dev/null 2>&1 || { \
 	  echo "spin: the Akamai Functions plugin (aka) is not installed. Install it, then run this again:"; \
@@ -32,10 +34,12 @@ spin-aka-ready: spin-present
 	  echo "spin: not logged in to Akamai Functions (spin aka info failed). Log in, then run this again:"; \
 	  echo "    $(SPIN_LOGIN_HINT)"; exit 2; }
 
+## everyday: [STAGE=NN]: build, then `spin up` from stages/NN-name/ (its spin.toml)
 up: require-stage spin-present
 	@$(MAKE) build-wasm
 	cd $(STAGE_DIR) && $(SPIN) up
 
+## everyday: [STAGE=NN] [DEPLOY_SKIP_BUILD=1]: build, then `spin aka deploy`: the stage on Akamai Functions
 deploy: require-stage spin-aka-ready
 	@$(if $(DEPLOY_SKIP_BUILD),,$(MAKE) build-wasm)
 	cd $(STAGE_DIR) && $(SPIN) aka deploy

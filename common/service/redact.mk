@@ -23,6 +23,7 @@ REDACT_NATIVE_CLI := $(NATIVE_BUILD)/$(STAGE_DIR)/cli
 
 .PHONY: redact redact-cli
 
+## internals: build the stage's CLI for redact (the wasm one, or REDACT_RUN=native's)
 redact-cli: require-stage $(if $(filter native,$(REDACT_RUN)),,$(RUNTIME_SETUP))
 ifeq ($(REDACT_RUN),native)
 	@$(MAKE) $(NATIVE_BUILD)/CMakeCache.txt >&2
@@ -32,6 +33,7 @@ else
 	@cmake --build $(WASM_BUILD) -j $(JOBS) --target stage_$(STAGE_NUM)_cli >&2
 endif
 
+## everyday: [STAGE=NN] < file.txt, or CORPUS=f.jsonl [REDACT_RUN=native]: what POST /redact answers, as JSON, without HTTP
 redact: redact-cli
 	@$(if $(filter native,$(REDACT_RUN)),$(REDACT_NATIVE_CLI),\
 	   $(RUNTIME_WASI) $(REDACT_WASM_CLI)) \

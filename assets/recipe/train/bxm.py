@@ -9,7 +9,7 @@ Two modes of the forward pass:
                denominator, p.v) is taken left to right from 0 in float32, as stage 00 does:
                cumulative sums, or one vectorised add per term. With our exp and erf loaded
                (`use_bx_maths`, the shared library built from common/maths) the logits are
-               stage 00's, bit for bit: `make contract-check` and `make recipe-agree` show it.
+               stage 00's, bit for bit: `make check-contract` and `make recipe-agree` show it.
                Without it, exp and erf are computed in float64 and rounded to float32.
                About half a second a window; the evaluation (evaluate.py) uses this mode.
   exact=False  the same operations, but sums in whatever order BLAS / numpy choose, and

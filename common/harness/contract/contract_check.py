@@ -7,7 +7,7 @@ replaced by our bx_expf / bx_erff through a small shared library, and then every
 256 x 81 logits of a window must have the same bits as stage 00's.
 
     /usr/bin/python3 common/harness/contract/contract_check.py MODEL.bxm LOGITS.f32 LIBBXMATHS.so ID,ID,...
-(`make contract-check` runs it; LOGITS.f32 comes from `cli logits --ids ...`.)
+(`make check-contract` runs it; LOGITS.f32 comes from `cli logits --ids ...`.)
 """
 import sys
 
