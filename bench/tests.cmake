@@ -28,3 +28,19 @@ endif()
 add_test(NAME bench.epoch.stages
          COMMAND "${BX_NODE}" "${BX_ROOT}/bench/epoch/test/selftest.mjs" --stages "${_bench_wasm_build}/stages")
 set_tests_properties(bench.epoch.stages PROPERTIES LABELS wasm SKIP_RETURN_CODE 77)
+
+# The kernel ladders (bench/micro/ladder): every rung of each, natively, gives
+# stage 00's bits on the ladder's inputs (nothing is timed: the filter matches
+# no benchmark); the mutant (stage 17's GELU rung with its kept mistake) fails.
+if(TARGET bench_ladder_gemm)
+  foreach(_kernel gemm gelu exp quantise)
+    add_test(NAME "bench: the ${_kernel} ladder's rungs are bit-exact"
+             COMMAND bench_ladder_${_kernel} --benchmark_filter=^$)
+    set_tests_properties("bench: the ${_kernel} ladder's rungs are bit-exact" PROPERTIES LABELS quick
+                         FAIL_REGULAR_EXPRESSION "FAILED its check")
+  endforeach()
+  add_test(NAME "bench: a ladder rung that is not exact is caught, not timed (mutant)"
+           COMMAND bench_ladder_gelu_mutant --benchmark_filter=^$)
+  set_tests_properties("bench: a ladder rung that is not exact is caught, not timed (mutant)" PROPERTIES
+                       LABELS "quick;mutant" WILL_FAIL TRUE)
+endif()
