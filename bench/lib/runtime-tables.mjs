@@ -103,6 +103,7 @@ export function renderRuntimeStep(run, instrRun, prefix) {
     const prev = previousOf(run, stage);
     const first = stagesIn(run)[0];
     const configs = CONFIGS.filter((c) => resultOf(run, prefix, c.key));
+    if (!prev) return renderFirstStage(run, instrRun, stage, configs);
     const lines = [`| Runtime | ${prev ?? '–'} (ms) | ${stage} (ms) | ${prefix} ÷ ${prev?.slice(0, 2) ?? '–'} [95%] | verdict | ${prefix} ÷ ${first.slice(0, 2)} [95%] |`,
                    '|---|--:|--:|--:|---|--:|'];
     for (const c of configs) {
@@ -127,6 +128,22 @@ export function renderRuntimeStep(run, instrRun, prefix) {
                    `attention ${fmt(wb.profile_ms.attention)} → ${fmt(w.profile_ms.attention)}, other ${fmt(wb.profile_ms.other)} → ${fmt(w.profile_ms.other)}.`);
     }
     lines.push(`Medians of ${run.settings.rounds} interleaved rounds × ${run.settings.runs} runs; ratios are medians of per-round ratios with 95% bootstrap intervals.`);
+    return lines.join('\n');
+}
+
+// The first stage has no step: its own row under each runtime, the phases
+// of its forward pass and its instructions, which every later ratio divides by.
+function renderFirstStage(run, instrRun, stage, configs) {
+    const lines = ['| Runtime | forward pass (ms) | matmul (ms) | attention (ms) | other (ms) |', '|---|--:|--:|--:|--:|'];
+    for (const c of configs) {
+        const r = resultOf(run, stage.slice(0, 2), c.key);
+        const p = ok(r) ? r.profile_ms : null;
+        lines.push(`| ${c.label} | ${cell(r)} | ${fmt(p?.matmul)} | ${fmt(p?.attention)} | ${fmt(p?.other)} |`);
+    }
+    if (instrRun) {
+        for (const [rt, name] of INSTRUCTION_RUNTIMES) lines.push(`| instructions per window, ${name} | ${perWindow(instructionsOf(instrRun, stage, rt))} | | | |`);
+    }
+    lines.push('', `Medians of ${run.settings.rounds} interleaved rounds × ${run.settings.runs} runs (phases: means per forward).`);
     return lines.join('\n');
 }
 

@@ -137,6 +137,15 @@ expect('tracker phrase in code and comment', run({ ...chapter('```\nsee issue #3
     "book/chapters/01-a.md:4: 'issue #37'", "book/chapters/01-a.md:7: 'closing note'");
 // 24. ...but prose about the code that uses the word is fine.
 expect('no tracker phrase', run({ ...chapter('The loop issues two loads per step, and V8 issues them early.') }), 0);
+// 25. A cross-reference written as plain text fails the build: a chapter by its
+// number, a stage's chapter, a chapter's title in quotes (the mutants of the rule).
+const twoChapters = (body) => ({ 'book/chapters/01-a.md': `# A\n\n${body}\n`, 'book/chapters/02-what-went-wrong.md': '# What went wrong\n\nText.\n' });
+expect('plain chapter number', run(twoChapters('As chapter 2 shows, it is slower.')), 1,
+    "book/chapters/01-a.md:3: cross-reference 'chapter 2' written as plain text");
+expect('plain stage chapter', run(twoChapters("Stage `02`'s chapter found it.")), 1, "cross-reference 'Stage `02`'s chapter'");
+expect('plain title in quotes', run(twoChapters('Its time is in "What went wrong": slower.')), 1, `cross-reference '"What went wrong"'`);
+// 26. ...and passes as links, or when only a code span holds the words.
+expect('cross-references as links', run(twoChapters('As [chapter 2](02-what-went-wrong.md) shows; see [What went wrong](02-what-went-wrong.md) and `chapter 2`.')), 0);
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -293,6 +293,36 @@ export function trackerPhrase(line) {
     return null;
 }
 
+// Cross-references are links. A chapter named in prose by its number ("chapter
+// 23"), as a stage's chapter ("stage `18`'s chapter") or by its title in quotes
+// or italics ("What did not work") without a link around it sends the reader
+// hunting; written as [text](NN-slug.md) it takes them there, and the link
+// follows a renumbering. `titles`: every chapter's title, and for a stage
+// chapter also the part after "Stage NN: ". The line's link texts and targets,
+// code spans and directives are not read.
+export function plainCrossReference(line, titles) {
+    const prose = line.replace(/`+[^`]*`+/g, (m) => (/^`\d\d`$/.test(m) ? m : '')).replace(/\{\{[^}]*\}\}/g, '')
+        .replace(/\[[^\]]*\]\([^)]*\)/g, '');
+    const numbered = /\b[Cc]hapters? \d+\b/.exec(prose);
+    if (numbered) return numbered[0];
+    const stageChapter = /\b[Ss]tage `?\d\d`?'s chapter\b/.exec(prose);
+    if (stageChapter) return stageChapter[0];
+    for (const m of prose.matchAll(/"([^"]+)"|“([^”]+)”|(?<![*\w])\*([^*]+)\*(?![*\w])/g)) {
+        const quoted = (m[1] ?? m[2] ?? m[3]).trim().toLowerCase();
+        if (titles.has(quoted)) return m[0];
+    }
+    return null;
+}
+export function chapterTitles(chapters) {
+    const titles = new Set();
+    for (const ch of chapters) {
+        titles.add(ch.title.toLowerCase());
+        const short = /^Stage \d\d:\s*(.+)$/i.exec(ch.title);
+        if (short) titles.add(short[1].toLowerCase());
+    }
+    return titles;
+}
+
 // A stage directory copied for diffing (the book's {{diff}} and `make diff`):
 // what differs between two consecutive stages should be the idea and nothing
 // else, so the copy leaves out
@@ -575,6 +605,10 @@ class Expander {
             // First H1 gets the chapter's stem as its id, so links can find it (EPUB).
             if (/^# /.test(line) && !out.some((l) => /^# /.test(l)) && !/\{#/.test(line)) line = `${line} {#ch-${ch.stem}}`;
             const prose = line.replace(/`+[^`]*`+/g, '').replace(/\{\{[^}]*\}\}/g, '').replace(/\]\([^)]*\)/g, ']');
+            const crossRef = plainCrossReference(line, this.titles ?? new Set());
+            if (crossRef && !/^\s*<!--/.test(line)) {
+                this.errors.push(`${where}: cross-reference '${crossRef}' written as plain text: make it a link to the chapter ([words](NN-slug.md), or [words](NN-slug.md#section))`);
+            }
             const typed = TYPED_NUMBER_RE.exec(prose);
             if (typed && !/^\s*<!--/.test(line)) {
                 this.errors.push(`${where}: typed number '${typed[0]}' in prose: timings and ratios come from results files ({{table}}, {{check}}) or, attributed, {{post KEY}}`);
@@ -645,6 +679,7 @@ function figureSources(ex, chapters) {
 function build({ allowMissing }) {
     const ex = new Expander({ allowMissing });
     const chapters = readChapters();
+    ex.titles = chapterTitles(chapters);
     if (!chapters.length) ex.errors.push('no chapters in book/chapters (expected NN-slug.md files)');
     const expanded = chapters.map((ch) => [ch, ex.chapter(ch)]);
     const figures = figureSources(ex, chapters);
