@@ -18,6 +18,7 @@
 // "tokenizer NN MM". A table with no pin falls back to the newest run that fits.
 // Runs that measured several runtimes (wasmtime, V8) get the tables of
 // bench/lib/runtime-tables.mjs; older V8-only runs keep the ones below.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -364,9 +365,15 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
+    }
+    if (kind === 'map') {  // the book's map of the stages beyond the post (book/tools/stages-index.mjs)
+        const r = spawnSync(process.execPath, [join(here, '..', 'book', 'tools', 'stages-index.mjs'), '--map'], { encoding: 'utf8' });
+        if (r.status !== 0) { console.error(r.stderr); return 1; }
+        if (out) writeFileSync(out, r.stdout); else process.stdout.write(r.stdout);
+        return 0;
     }
     if (kind === 'serve') {
         const md = renderServeTable(stagesArg);

@@ -58,20 +58,46 @@ const index = [`# ${BOOK_TITLE} {#contents}`, ''];
 if (manifest.draft) {
     index.push('::: {.draft-banner}', `**Draft build** (\`BOOK_ALLOW_MISSING=1\`): ${manifest.missing.length} placeholder(s) stand in for snippets, stages or results that do not exist yet. A real \`make book\` fails on each of them.`, ':::', '');
 }
-index.push('::: {.contents-list}');
-manifest.chapters.forEach((c) => index.push(`1. [${c.title}](${c.html})${c.draft ? ' *(draft)*' : ''}`));
-index.push(':::', '', 'Also as an EPUB: [bitexact.epub](../bitexact.epub).', '');
+// Parts (a chapter's `part:` opens one) and, inside a part, groups (`group:`,
+// the kernel the chapters of Part III are gathered by) as headings; chapters
+// keep one numbering across the whole book.
+let group = null;
+let open = false;
+manifest.chapters.forEach((c, i) => {
+    const heading = c.part ? `## ${c.part}` : c.group && c.group !== group ? `### ${c.group}` : null;
+    if (c.part) group = null;
+    if (heading) {
+        if (open) index.push(':::', '');
+        index.push(heading, '', '::: {.contents-list}');
+        open = true;
+    }
+    if (c.group) group = c.group;
+    if (!open) { index.push('::: {.contents-list}'); open = true; }
+    index.push(`${i + 1}. [${c.title}](${c.html})${c.draft ? ' *(draft)*' : ''}`);
+});
+if (open) index.push(':::');
+index.push('', 'Also as an EPUB: [bitexact.epub](../bitexact.epub).', '');
 fs.writeFileSync(path.join(OUT, 'md', 'index.md'), index.join('\n'));
 run('pandoc', [...common, '--metadata', 'pagetitle=Contents',
     '--metadata', `next-href=${first.html}`, '--metadata', `next-title=${first.title}`,
     ...(manifest.draft ? ['--metadata', 'draft=true'] : []),
     path.join(OUT, 'md', 'index.md'), '-o', path.join(HTML, 'index.html')], 'pandoc index');
 
-// The EPUB: every chapter in one book; links between chapters become anchors.
+// The EPUB: every chapter in one book, each part opened by a page of its own;
+// links between chapters become anchors.
+const epubFiles = [];
+manifest.chapters.forEach((c, i) => {
+    if (c.part) {
+        const partFile = path.join(OUT, 'md', `part-${i}.md`);
+        fs.writeFileSync(partFile, `# ${c.part} {.unnumbered .part}\n`);
+        epubFiles.push(partFile);
+    }
+    epubFiles.push(path.join(OUT, 'md', c.file));
+});
 run('pandoc', ['--from', 'markdown', '--to', 'epub3', '--lua-filter', 'book/tools/links.lua',
     '--highlight-style', 'pygments', '--css', 'book/templates/book.css', '--epub-chapter-level=1',
     '--resource-path', HTML, '--metadata', `title=${BOOK_TITLE}`, '--metadata', 'lang=en', '--metadata', 'author=the bitexact authors',
-    ...manifest.chapters.map((c) => path.join(OUT, 'md', c.file)),
+    ...epubFiles,
     '-o', path.join(OUT, 'bitexact.epub')], 'pandoc epub');
 
-console.log(`book: ${manifest.chapters.length} chapter page(s) + contents in ${path.relative(ROOT, HTML)}/, EPUB ${path.relative(ROOT, path.join(OUT, 'bitexact.epub'))}${manifest.draft ? ' (DRAFT)' : ''}`);
+console.log(`book: ${manifest.chapters.filter((c) => c.part).length} parts, ${manifest.chapters.length} chapter page(s) + contents in ${path.relative(ROOT, HTML)}/, EPUB ${path.relative(ROOT, path.join(OUT, 'bitexact.epub'))}${manifest.draft ? ' (DRAFT)' : ''}`);

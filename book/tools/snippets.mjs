@@ -680,6 +680,10 @@ function build({ allowMissing }) {
     const ex = new Expander({ allowMissing });
     const chapters = readChapters();
     ex.titles = chapterTitles(chapters);
+    // The book is in parts: the first chapter opens one, and a group (the
+    // kernel Part III gathers its chapters by) belongs to a stage chapter.
+    if (chapters.some((c) => c.meta.part) && !chapters[0].meta.part) ex.errors.push(`book/chapters/${chapters[0].file}: the first chapter opens the first part (front matter part: "Part I: ...")`);
+    for (const ch of chapters) if (ch.meta.group && !ch.meta.stage) ex.errors.push(`book/chapters/${ch.file}: group: "${ch.meta.group}" on a chapter that is not a stage's`);
     if (!chapters.length) ex.errors.push('no chapters in book/chapters (expected NN-slug.md files)');
     const expanded = chapters.map((ch) => [ch, ex.chapter(ch)]);
     const figures = figureSources(ex, chapters);
@@ -715,7 +719,7 @@ function build({ allowMissing }) {
         missing: ex.missing,
         plots,
         chapters: chapters.map((c, i) => ({
-            file: c.file, stem: c.stem, html: `${c.stem}.html`, title: c.title, stage: c.meta.stage || null,
+            file: c.file, stem: c.stem, html: `${c.stem}.html`, title: c.title, stage: c.meta.stage || null, part: c.meta.part || null, group: c.meta.group || null,
             stageDir: c.stageDir || null, draft: c.draft, snippets: c.snippets, diffs: c.diffs, tables: c.tables, lines: c.lines, figures: c.figures, checks: c.checks,
             prev: i > 0 ? chapters[i - 1].stem : null, next: i + 1 < chapters.length ? chapters[i + 1].stem : null,
         })),

@@ -171,6 +171,40 @@ export function render() {
     ].join('\n');
 }
 
+// The map that opens the book's part beyond the post (`{{table map}}`): the
+// chapters that carry a `group:` in their front matter, in book order, one row
+// per stage: its group (the kernel the chapters are gathered by), its idea, a
+// link to its chapter and its step under wasmtime with epoch interruption and
+// under V8, each with its interval ("within noise" where it contains 1).
+export function renderMap() {
+    const run = readRun('forward'), instrRun = readRun('instructions');
+    const dirs = stageDirs();
+    const dir = join(ROOT, 'book', 'chapters');
+    const rows = [];
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.md')).sort()) {
+        const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(join(dir, f), 'utf8'))?.[1] ?? '';
+        const nn = /^stage:\s*"(\d\d)"\s*$/m.exec(front)?.[1];
+        const group = /^group:\s*"([^"]+)"\s*$/m.exec(front)?.[1];
+        if (!nn || !group) continue;
+        const at = dirs.findIndex((d) => d.startsWith(`${nn}-`));
+        if (at <= 0) throw new Error(`book/chapters/${f}: no stage ${nn} after another`);
+        const stage = dirs[at], prev = dirs[at - 1];
+        rows.push([group, `[${stage}](${f})`, cellText(ideaOf(stage)),
+                   stepCell(run, instrRun, stage, prev, 'wasmtime:epoch', 'wasmtime'), stepCell(run, instrRun, stage, prev, 'v8:plain', 'v8')]);
+    }
+    if (!rows.length) throw new Error('no chapter has a group: in its front matter');
+    const used = [run, instrRun].filter(Boolean);
+    return [
+        ...(run ? [trustWarning(used, modelHash()).trimEnd()].filter(Boolean).flatMap((w) => [w, '']) : []),
+        '| Kernel | Stage | Idea | wasmtime, epoch on: step [95%] | V8: step [95%] |',
+        '|---|---|---|---|---|',
+        ...rows.map((r) => `| ${r.join(' | ')} |`),
+        '',
+        ...(used.length ? used.map((r) => `${provenanceLine(r)}`).join('\n\n').split('\n') : ['No pinned run (bench/results/book-runs.json).']),
+        '',
+    ].join('\n');
+}
+
 // The index with one row changed: what a stale stages/README.md looks like.
 function stale(text) {
     const lines = text.split('\n');
@@ -183,10 +217,11 @@ function stale(text) {
 
 function main(argv) {
     const [opt, file] = argv;
+    if (opt === '--map') { process.stdout.write(renderMap()); return 0; }
     const text = render();
     if (opt === undefined) { process.stdout.write(text); return 0; }
     if (!file || !['-o', '--check', '--plant-stale'].includes(opt) || argv.length > 2) {
-        console.error('usage: stages-index.mjs [-o FILE | --check FILE | --plant-stale FILE]');
+        console.error('usage: stages-index.mjs [-o FILE | --check FILE | --plant-stale FILE | --map]');
         return 2;
     }
     if (opt === '-o') { writeFileSync(file, text); return 0; }
