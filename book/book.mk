@@ -15,6 +15,7 @@
 #                                  succeeds only if the book build then fails naming it
 #   make book-selftest             the preprocessor's own failure modes, on small fixtures
 #   make stages-index              writes stages/README.md, the one-page index of the stages
+#   make book-rendered-check       fails when the committed book/rendered/ (GitHub Markdown) is stale
 #
 # See book/README.md for the directive and marker syntax.
 
@@ -24,7 +25,7 @@ BOOK_OUT ?= book/out
 BOOK_NICE ?= nice -n 5
 
 .PHONY: book book-setup book-expand book-render book-test book-test-setup book-mutant \
-        book-selftest book-clean stages-index
+        book-selftest book-clean stages-index book-rendered-check
 
 # Idempotent: installs only what is absent (Debian packages; needs root, as here).
 ## the book: pandoc and graphviz, installed when missing
@@ -49,8 +50,13 @@ book-expand: book-setup
 book-render: book-expand
 	BOOK_OUT=$(BOOK_OUT) $(BOOK_NODE) book/tools/render.mjs
 
-## the book: [BOOK_ALLOW_MISSING=1]: the book (HTML, EPUB); fails naming every missing snippet or result
+## the book: [BOOK_ALLOW_MISSING=1]: the book (HTML, EPUB, and book/rendered/ as GitHub Markdown); fails naming every missing snippet or result
 book: book-render
+	$(if $(filter 1,$(BOOK_ALLOW_MISSING)),@echo "book: a draft: book/rendered/ left as it was",BOOK_OUT=$(BOOK_OUT) $(BOOK_NODE) book/tools/gfm.mjs sync)
+
+## the book: build the book in a temporary directory and fail if the committed book/rendered/ differs
+book-rendered-check: book-setup
+	$(BOOK_NODE) book/tools/gfm.mjs check
 
 ## the book: every page in headless Chromium (figures, tables, links); book/out/screenshot.png
 book-test: book book-test-setup

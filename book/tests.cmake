@@ -40,3 +40,15 @@ add_test(NAME stages.index-fresh-mutant
 set_tests_properties(stages.index-fresh-mutant PROPERTIES LABELS "book;quick;mutant"
                      FIXTURES_REQUIRED stages-index-stale
                      PASS_REGULAR_EXPRESSION "stages-README\\.stale\\.md is stale: run make stages-index")
+
+# book/rendered/ (the book as GitHub Markdown, committed) must be what the book
+# build renders now: snippets, tables, diffs and figures all move with the code
+# and the results. Built in a temporary directory, never in book/out.
+add_test(NAME book.rendered-fresh COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/gfm.mjs" check
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties(book.rendered-fresh PROPERTIES LABELS book TIMEOUT 600)
+# Its mutant: a copy of book/rendered/ with one line edited by hand is stale.
+add_test(NAME book.rendered-stale-mutant COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/gfm.mjs" mutant
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties(book.rendered-stale-mutant PROPERTIES LABELS "book;quick;mutant"
+                     PASS_REGULAR_EXPRESSION "book/rendered/ is stale")
