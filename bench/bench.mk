@@ -67,7 +67,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --configs $(BENCH_CONFIGS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-ladders bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
+.PHONY: cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-ladders readme-chart bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -240,6 +240,13 @@ bench-ladders: build-wasm build-native setup-wasmtime
 	cmake --build $(NATIVE_BUILD) -j $(JOBS) --target bench_ladders
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bench_ladders
 	$(NODE) bench/micro/ladder/run.mjs $(LADDER_ARGS)
+
+# The README's overview chart: every stage's forward pass under wasmtime (epoch
+# on) and V8 from the pinned run, with ONNX Runtime's (the pinned peer run)
+# beside them. CTest's readme.chart-fresh fails when the committed one is stale.
+## the book: bench/results/overview.svg, the README's chart, from the pinned runs
+readme-chart:
+	$(NODE) bench/plot.mjs --peers -o bench/results/overview.svg
 
 ## deep dives: the epoch instrumenter's self-test (with its mutant)
 bench-selftest:

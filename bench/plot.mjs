@@ -9,7 +9,7 @@
 //   node bench/plot.mjs [results.json ...] [-o bench/results/forward.svg]
 // Without files: the run bench/results/book-runs.json pins for "forward"
 // (bench/pin.mjs), else every bench/results/*.json (newest result per stage and mode).
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, latestByStageMode, loadRuns, resultFiles, stagesOf } from './lib/results.mjs';
@@ -47,7 +47,7 @@ function axis(max) {
     return { step, top: Math.ceil(max / step) * step || step };
 }
 
-export function renderSvg(runs) {
+export function renderSvg(runs, peerRun = null) {
     const newestRun = runs[runs.length - 1];
     const runtimes = Boolean(newestRun.runtimes);
     const latest = runtimes ? byRuntime(newestRun) : latestByStageMode(runs);
@@ -60,11 +60,16 @@ export function renderSvg(runs) {
         const p = e.result.profile_ms;
         max = Math.max(max, e.result.forward_ms.median, p.matmul + p.attention + p.other);
     }
+    // The peers (bench/peer): ONNX Runtime on the same windows, one thread, from
+    // their own run, drawn as one more group of plain bars at the right.
+    const peers = (peerRun?.results ?? []).filter((r) => (r.kind === 'web' || r.kind === 'node') && r.status === 'ok' && r.forward_ms);
+    for (const r of peers) max = Math.max(max, r.forward_ms.median);
     const { step, top } = axis((max || 1) * 1.08);   // headroom for the labels
 
     const barW = 34, gap = 6, groupGap = 40, left = 70, right = 20, plotTop = 96, plotH = 300;
     const groupW = MODES.length * barW + (MODES.length - 1) * gap;
-    const width = Math.max(left + right + stages.length * (groupW + groupGap) + groupGap, 760);
+    const groups = stages.length + (peers.length ? 1 : 0);
+    const width = Math.max(left + right + groups * (groupW + groupGap) + groupGap, 760);
     const height = plotTop + plotH + 72;
     const y = (v) => plotTop + plotH - (v / top) * plotH;
     const out = [];
@@ -119,6 +124,20 @@ export function renderSvg(runs) {
         if (ratio) out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 59}" text-anchor="middle" fill="#555" font-size="11">${runtimes ? 'V8/wt' : 'epoch'}${ratio}</text>`);
     });
 
+    if (peers.length) {
+        const gx = left + groupGap + stages.length * (groupW + groupGap);
+        peers.forEach((r, i) => {
+            const x = gx + i * (barW + gap), med = r.forward_ms.median;
+            const label = r.kind === 'web' ? 'web' : 'native';
+            out.push(`<rect x="${x}" y="${y(med).toFixed(1)}" width="${barW}" height="${(plotTop + plotH - y(med)).toFixed(1)}" fill="#999"><title>${esc(`${r.name}: ${fmt(med)} ms`)}</title></rect>`);
+            out.push(`<text x="${x + barW / 2}" y="${(y(med) - 5).toFixed(1)}" text-anchor="middle" font-size="11">${fmt(med, 0)}</text>`);
+            out.push(`<text x="${x + barW / 2}" y="${plotTop + plotH + 14}" text-anchor="middle" font-size="10" fill="#555">${label}</text>`);
+        });
+        out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 30}" text-anchor="middle" font-weight="bold">peers</text>`);
+        out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 44}" text-anchor="middle" font-size="11">onnxruntime</text>`);
+        out.push(`<text x="${gx + groupW / 2}" y="${plotTop + plotH + 59}" text-anchor="middle" fill="#555" font-size="11">${esc(peerRun.date.slice(0, 10))} run</text>`);
+    }
+
     // legend
     let lx = left;
     PHASES.forEach(([, label, color]) => {
@@ -126,22 +145,40 @@ export function renderSvg(runs) {
         lx += 85;
     });
     out.push(`<line x1="${lx}" x2="${lx + 14}" y1="${plotTop - 22}" y2="${plotTop - 22}" stroke="#000" stroke-width="1.5"/><text x="${lx + 18}" y="${plotTop - 18}">median</text>`);
+    if (peers.length) out.push(`<rect x="${lx + 85}" y="${plotTop - 28}" width="12" height="12" fill="#999"/><text x="${lx + 101}" y="${plotTop - 18}">ONNX Runtime, one thread: web (wasm SIMD, V8) and native (median)</text>`);
     out.push('</svg>');
     return `${out.join('\n')}\n`;
 }
 
+// --peers: the pinned peer run's ONNX Runtime bars beside the stages (the
+// README's overview chart). --check FILE: exit 1 when FILE is not what this
+// would write now (CTest keeps the committed chart fresh); --plant-stale FILE:
+// write a copy with one label changed, for that check's mutant.
 function main(argv) {
     let out = join(here, 'results', 'forward.svg');
     const files = [];
+    let withPeers = false, check = null, plant = null;
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
+        else if (argv[i] === '--peers') withPeers = true;
+        else if (argv[i] === '--check') check = argv[++i];
+        else if (argv[i] === '--plant-stale') plant = argv[++i];
         else files.push(argv[i]);
     }
     const pin = files.length ? null : pinnedFile('forward');
     const runs = loadRuns(files.length ? files : pin ? [pin]
         : resultFiles(join(here, 'results')).filter((f) => !/-(limits|peer-[^/]*|instructions[^/]*)\.json$/.test(f)));
     if (runs.length === 0) { console.error('plot: no results files'); return 1; }
-    writeFileSync(out, renderSvg(runs));
+    const peerFile = withPeers ? pinnedFile('peer') : null;
+    if (withPeers && !peerFile) { console.error('plot: no pinned peer run (bench/results/book-runs.json)'); return 1; }
+    const svg = renderSvg(runs, peerFile ? JSON.parse(readFileSync(peerFile, 'utf8')) : null);
+    if (plant) { writeFileSync(plant, svg.replace('>median<', '>median (stale)<')); return 0; }
+    if (check) {
+        if (existsSync(check) && readFileSync(check, 'utf8') === svg) return 0;
+        console.error(`${check} is stale: run make readme-chart`);
+        return 1;
+    }
+    writeFileSync(out, svg);
     console.log(out);
     return 0;
 }

@@ -44,3 +44,22 @@ if(TARGET bench_ladder_gemm)
   set_tests_properties("bench: a ladder rung that is not exact is caught, not timed (mutant)" PROPERTIES
                        LABELS "quick;mutant" WILL_FAIL TRUE)
 endif()
+
+# The README's chart (bench/results/overview.svg) must be what `make readme-chart`
+# draws from the pinned runs now; its mutant, a copy with one label changed, must
+# be called stale.
+add_test(NAME readme.chart-fresh
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/plot.mjs" --peers --check "${BX_ROOT}/bench/results/overview.svg"
+         WORKING_DIRECTORY "${BX_ROOT}")
+set(_bench_stale_chart "${CMAKE_CURRENT_BINARY_DIR}/overview.stale.svg")
+add_test(NAME readme.chart-plant-stale
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/plot.mjs" --peers --plant-stale "${_bench_stale_chart}"
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties(readme.chart-plant-stale PROPERTIES FIXTURES_SETUP readme-chart-stale)
+add_test(NAME readme.chart-fresh-mutant
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/plot.mjs" --peers --check "${_bench_stale_chart}"
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties(readme.chart-fresh-mutant PROPERTIES FIXTURES_REQUIRED readme-chart-stale
+                     PASS_REGULAR_EXPRESSION "overview\\.stale\\.svg is stale")
+set_tests_properties(readme.chart-fresh readme.chart-plant-stale readme.chart-fresh-mutant PROPERTIES LABELS "quick;book")
+set_tests_properties(readme.chart-fresh-mutant PROPERTIES LABELS "quick;book;mutant")
