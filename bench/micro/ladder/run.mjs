@@ -3,8 +3,9 @@
 // interruption, as Spin runs it; wasmtime without; V8), every rung checked bit
 // for bit against stage 00's arithmetic before it is timed (a rung that fails
 // is reported, left out, and the run exits 1). Writes
-// bench/results/<date>-ladders.json (machine, compiler, commit, runtimes, load)
-// and renders bench/results/ladders.md from the newest such file.
+// bench/results/<date>-ladders.json (machine, compiler, commit, runtimes, load),
+// pins a full run in bench/results/book-runs.json ("ladders") and renders
+// bench/results/ladders.md from the pinned run.
 //
 //   node bench/micro/ladder/run.mjs [--rounds 15] [--configs wasmtime:epoch,wasmtime:plain,v8:plain]
 //                                   [--kernels gemm,gelu,exp,quantise] [--no-native] [--table-only]
@@ -15,6 +16,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { compiler, configName, gitInfo, guestCommand, machine, parseConfigs, runtimeInfo } from '../../lib/guest.mjs';
+import { pinnedFile, PINS_FILE, readPins } from '../../pin.mjs';
+
+function pin(table, file) {
+    const pins = readPins();
+    pins.tables[table] = file.split('/').pop();
+    writeFileSync(PINS_FILE, `${JSON.stringify(pins, null, 1)}\n`);
+}
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const results = join(root, 'bench/results');
@@ -107,8 +115,11 @@ function measure(o) {
 // The newest results file, as Markdown: per kernel, each rung's median pass in
 // microseconds per configuration, and its ratio to the scalar rung (stage 00).
 function table() {
-    const files = readdirSync(results).filter((f) => /-ladders\.json$/.test(f)).sort();
-    if (!files.length) throw new Error('no ladders results (make bench-micro)');
+    // The pinned run (bench/results/book-runs.json, "ladders"): a full run pins
+    // itself; a narrowed one (--kernels, --configs, --no-native) does not.
+    const pinned = pinnedFile('ladders');
+    const files = pinned ? [pinned.split('/').pop()] : readdirSync(results).filter((f) => /-ladders\.json$/.test(f)).sort();
+    if (!files.length) throw new Error('no ladders results (make bench-ladders)');
     const run = JSON.parse(readFileSync(join(results, files.at(-1)), 'utf8'));
     const us = (ns) => (ns === undefined ? '–' : (ns / 1000).toFixed(ns < 1e6 ? 1 : 0));
     const lines = [`Kernel ladders, ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.git.commit?.slice(0, 10)}` +
@@ -138,6 +149,9 @@ if (!o.tableOnly) {
     const file = join(results, `${stamp}-ladders.json`);
     writeFileSync(file, `${JSON.stringify(record, null, 1)}\n`);
     console.error(`[ladders] wrote ${file}`);
+    const full = o.native && o.kernels.length === KERNELS.length && o.configs.length === 3 && !record.failed;
+    if (full) pin('ladders', file);
+    else console.error('[ladders] a narrowed run: not pinned, ladders.md keeps the pinned one');
     if (record.failed) {
         console.log(table());
         console.error('[ladders] a rung failed its check (above): it was not timed');
