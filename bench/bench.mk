@@ -67,7 +67,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --configs $(BENCH_CONFIGS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-ladders readme-chart bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
+.PHONY: cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-ladders bench-floor readme-chart bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -240,6 +240,17 @@ bench-ladders: build-wasm build-native setup-wasmtime
 	cmake --build $(NATIVE_BUILD) -j $(JOBS) --target bench_ladders
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bench_ladders
 	$(NODE) bench/micro/ladder/run.mjs $(LADDER_ARGS)
+
+# The GEMM's floor (bench/floor): one window's dot products and nothing else,
+# in wasm written by hand (kernels.mjs), under wasmtime (epoch on, off), V8 and
+# natively, rounds interleaved; pinned as
+# the book's floor table (node bench/table.mjs floor), which also sets every
+# stage's matmul phase beside it.
+## deep dives: [FLOOR_ARGS="--rounds 10"]: the GEMM's floor under each runtime and natively; pins bench/results/*-floor.json
+bench-floor: build-native setup-wasmtime
+	cmake --build $(NATIVE_BUILD) -j $(JOBS) --target bench_floor_native
+	@out=$$($(NODE) bench/floor/run.mjs $(FLOOR_ARGS)); status=$$?; echo "$$out"; \
+	if [ $$status -eq 0 ]; then $(NODE) bench/pin.mjs floor "$$(head -1 <<< "$$out")"; fi; exit $$status
 
 # The README's overview chart: every stage's forward pass under wasmtime (epoch
 # on) and V8 from the pinned run, with ONNX Runtime's (the pinned peer run)

@@ -94,6 +94,58 @@ function runtimesText(run) {
     return parts.join(', ');
 }
 
+// `floor [FILE]`: the GEMM's floor (bench/floor) under each runtime and
+// natively: one window's dot products with their operands in registers, and
+// with the loads the GEMM's layout needs; then every stage's matmul phase in
+// the pinned forward run as a multiple of the registers floor of the same
+// runtime. Medians over the floor run's processes (each its own median pass);
+// the spread is the fastest and slowest process.
+export function renderFloorTable(floorRun, forwardRun) {
+    const med = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+    const ms = (ns) => fmt(ns / 1e6, 1);
+    const label = { 'wasmtime:epoch': 'wasmtime, epoch on', 'wasmtime:plain': 'wasmtime, epoch off', 'v8:plain': 'V8', native: 'native (clang, SIMDe, x86-64 baseline)' };
+    const lines = [`| Runtime | floor, operands in registers: ms per window [fastest, slowest] | dots per ns | floor with the GEMM's loads: ms [fastest, slowest] | dots per ns |`,
+                   '|---|--:|--:|--:|--:|'];
+    const floorOf = {};
+    for (const [name, r] of Object.entries(floorRun.results)) {
+        const reg = med(r.registers_ns), load = med(r.loads_ns);
+        floorOf[name] = reg;
+        lines.push(`| ${label[name] ?? name} | ${ms(reg)} [${ms(Math.min(...r.registers_ns))}, ${ms(Math.max(...r.registers_ns))}] | ` +
+                   `${fmt(floorRun.window_dots / reg, 2)} | ${ms(load)} [${ms(Math.min(...r.loads_ns))}, ${ms(Math.max(...r.loads_ns))}] | ${fmt(floorRun.window_dots / load, 2)} |`);
+    }
+    if (floorRun.instructions) {
+        lines.push('', '| Instructions per window (valgrind) | operands in registers | per dot | with the GEMM\'s loads | per dot |', '|---|--:|--:|--:|--:|');
+        for (const [name, c] of Object.entries(floorRun.instructions)) {
+            if (name === 'valgrind') continue;
+            lines.push(`| ${label[name] ?? name} | ${(c.registers / 1e9).toFixed(3)}e9 | ${fmt(c.registers / floorRun.window_dots, 2)} | ` +
+                       `${(c.loads / 1e9).toFixed(3)}e9 | ${fmt(c.loads / floorRun.window_dots, 2)} |`);
+        }
+    }
+    lines.push('', `One window is ${floorRun.window_dots.toLocaleString('en-US')} \`i32x4.dot_i16x8_s\` (x86 \`pmaddwd\`), each with the \`i32x4.add\` that keeps its sum. ` +
+               `Medians of ${floorRun.settings.rounds} processes per runtime, interleaved, each the median of ${floorRun.settings.inner} passes.`, '');
+    if (forwardRun) {
+        const keys = [['wasmtime:epoch', 'wasmtime, epoch on'], ['v8:plain', 'V8']].filter(([k]) => floorOf[k]);
+        lines.push(`| Stage | ${keys.map(([, l]) => `matmul, ${l} (ms) | ÷ its floor`).join(' | ')} |`, `|---|${keys.map(() => '--:|--:').join('|')}|`);
+        const stages = [...new Set(forwardRun.results.filter((r) => !r.sweep).map((r) => r.stage))].sort();
+        for (const stage of stages) {
+            const cells = keys.map(([k]) => {
+                const r = forwardRun.results.find((x) => !x.sweep && x.stage === stage && configOf(x) === k && x.status === 'ok');
+                const m = r?.profile_ms?.matmul;
+                return m ? `${fmt(m, 1)} | ${fmt(m / (floorOf[k] / 1e6), 2)}×` : '– | –';
+            });
+            lines.push(`| ${stage} | ${cells.join(' | ')} |`);
+        }
+        lines.push('', 'The matmul phase is the mean per forward in the forward run (bench/results/book-runs.json); it holds the ' +
+                   'quantisation of the activations and the dequantising epilogue besides the products, so a multiple of 1 is out of reach.', '');
+    }
+    const floorLine = `Floor measured ${floorRun.date.slice(0, 16).replace('T', ' ')} UTC at ${floorRun.git.commit?.slice(0, 10) ?? '?'}${floorRun.git.dirty ? ' (uncommitted changes)' : ''}` +
+        ` (bench/results/${floorRun.file.split('/').pop()}): ${floorRun.machine.cpu}, ${floorRun.machine.cores} cores, load ${floorRun.machine.loadavg_before[0]} → ${floorRun.machine.loadavg_after[0]}; ` +
+        `${runtimesText(floorRun)}; wasm kernels written by hand (bench/floor/kernels.mjs); native: ${floorRun.compiler?.native?.version ?? '?'} ${floorRun.compiler?.native?.flags ?? ''}.`;
+    lines.push(floorLine);
+    if (forwardRun) lines.push(provenanceLine(forwardRun));
+    return `${trustWarning([floorRun, ...(forwardRun ? [forwardRun] : [])], currentModel())}${lines.join('\n')}\n`;
+}
+
 // `tokenizer NN MM ...`: the tokenizer's load per stage, plain and epoch, from
 // the newest run that has every listed stage in both modes (so the ratios are
 // side by side), and the first stage's load split into parsing tokenizer.json,
@@ -365,7 +417,7 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
@@ -373,6 +425,15 @@ function main(argv) {
         const r = spawnSync(process.execPath, [join(here, '..', 'book', 'tools', 'stages-index.mjs'), '--map'], { encoding: 'utf8' });
         if (r.status !== 0) { console.error(r.stderr); return 1; }
         if (out) writeFileSync(out, r.stdout); else process.stdout.write(r.stdout);
+        return 0;
+    }
+    if (kind === 'floor') {
+        const file = files[0] ?? pinnedFile('floor');
+        if (!file) { console.error('table: no floor run (make bench-floor)'); return 1; }
+        const floorRun = { ...JSON.parse(readFileSync(file, 'utf8')), file };
+        const fwd = pinnedFile('forward');
+        const md = renderFloorTable(floorRun, fwd ? loadRuns([fwd])[0] : null);
+        if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }
     if (kind === 'serve') {

@@ -1,0 +1,92 @@
+// The GEMM's floor, written in WebAssembly text by hand so that no compiler
+// stands between the count of dot products and the runtime: a C++ version was
+// rewritten by LLVM (pmaddwd is commutative, so dot(a, w) and dot(w, a) became
+// one; each accumulator's adds were grouped, keeping every splat of a trip
+// alive at once, and Cranelift then spilled). Two exported kernels, each of
+// which issues `trips` x its dots per trip of i32x4.dot_i16x8_s, each followed
+// by the i32x4.add that keeps its sum:
+//
+//   registers(trips)          48 dots per trip: six accumulators, six weight
+//                             vectors and one splat of the trip's counter (a
+//                             new value per group of six, so nothing can be
+//                             hoisted): 13 vector registers live.
+//   loads(trips, w, a)        32 dots per trip, with the loads the GEMM's data
+//                             layout needs (stages 25 on): per eight dots two
+//                             v128.load8x8_s of weights and four
+//                             v128.load32_splat of activation pairs, from 2 KiB
+//                             and 1 KiB buffers at w and a that stay in L1.
+//
+// Each trip ends at one back-edge, where wasmtime checks its epoch; its
+// accumulators stay in registers within the trip. Both return a lane sum, so
+// no product is dead code.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(join(dirname(fileURLToPath(import.meta.url)), '../../common/node/package.json'));
+
+export const WINDOW_DOTS = 6 * 256 * (4 * 384 * 384 + 2 * 384 * 1536) / 8;
+export const REGISTER_DOTS_PER_TRIP = 48, LOAD_DOTS_PER_TRIP = 32;
+export const WEIGHT_BYTES = 2048, PAIR_BYTES = 1024;
+
+const lanesum = (v) => `(i32.add (i32.add (i32x4.extract_lane 0 ${v}) (i32x4.extract_lane 1 ${v})) (i32.add (i32x4.extract_lane 2 ${v}) (i32x4.extract_lane 3 ${v})))`;
+
+function registersFunc() {
+    const w = [0, 1, 2, 3, 4, 5], s = w;
+    const body = [];
+    for (let g = 0; g < REGISTER_DOTS_PER_TRIP / 6; g++) {
+        body.push(`(local.set $a (i32x4.splat (i32.add (local.get $t) (i32.const ${g}))))`);
+        for (const k of s) body.push(`(local.set $s${k} (i32x4.add (local.get $s${k}) (i32x4.dot_i16x8_s (local.get $a) (local.get $w${k}))))`);
+    }
+    return `(func (export "registers") (param $trips i32) (result i32)
+    (local $t i32) (local $a v128) ${w.map((k) => `(local $w${k} v128) (local $s${k} v128)`).join(' ')}
+    ${w.map((k) => `(local.set $w${k} (v128.load offset=${16 * k} (i32.const 0)))`).join('\n    ')}
+    (block $done (loop $trip
+      (br_if $done (i32.ge_u (local.get $t) (local.get $trips)))
+      ${body.join('\n      ')}
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $trip)))
+    ${s.map((k) => lanesum(`(local.get $s${k})`)).reduce((x, y) => `(i32.add ${x} ${y})`)})`;
+}
+
+function loadsFunc() {
+    const body = [];
+    for (let u = 0; u < LOAD_DOTS_PER_TRIP / 8; u++) {
+        body.push(`(local.set $w0 (v128.load8x8_s offset=${16 * u} (local.get $wp)))`,
+                  `(local.set $w1 (v128.load8x8_s offset=${16 * u + 8} (local.get $wp)))`);
+        for (let r = 0; r < 4; r++) {
+            body.push(`(local.set $p (v128.load32_splat offset=${16 * u + 4 * r} (local.get $ap)))`);
+            for (const v of [0, 1]) body.push(`(local.set $s${r}${v} (i32x4.add (local.get $s${r}${v}) (i32x4.dot_i16x8_s (local.get $p) (local.get $w${v}))))`);
+        }
+    }
+    const step = 16 * (LOAD_DOTS_PER_TRIP / 8);
+    const accs = [0, 1, 2, 3].flatMap((r) => [0, 1].map((v) => `${r}${v}`));
+    return `(func (export "loads") (param $trips i32) (param $w i32) (param $a i32) (result i32)
+    (local $t i32) (local $wp i32) (local $ap i32) (local $w0 v128) (local $w1 v128) (local $p v128) ${accs.map((k) => `(local $s${k} v128)`).join(' ')}
+    (block $done (loop $trip
+      (br_if $done (i32.ge_u (local.get $t) (local.get $trips)))
+      (local.set $wp (i32.add (local.get $w) (i32.and (i32.mul (local.get $t) (i32.const ${step})) (i32.const ${WEIGHT_BYTES - 1}))))
+      (local.set $ap (i32.add (local.get $a) (i32.and (i32.mul (local.get $t) (i32.const ${step})) (i32.const ${PAIR_BYTES - 1}))))
+      ${body.join('\n      ')}
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $trip)))
+    ${accs.map((k) => lanesum(`(local.get $s${k})`)).reduce((x, y) => `(i32.add ${x} ${y})`)})`;
+}
+
+export function wat() {
+    return `(module
+  (memory (export "memory") 1)
+  ${registersFunc()}
+  ${loadsFunc()})`;
+}
+
+// The module's bytes, assembled and validated by binaryen (common/node).
+export async function wasmBytes() {
+    const binaryen = (await import(require.resolve('binaryen'))).default;
+    const module = binaryen.parseText(wat());
+    module.setFeatures(binaryen.Features.MVP | binaryen.Features.SIMD128);
+    if (!module.validate()) throw new Error('floor kernels: invalid module');
+    const bytes = module.emitBinary();
+    module.dispose();
+    return bytes;
+}
