@@ -4,9 +4,10 @@
 // writes it to book/out/gfm/; this keeps the committed copy and checks it).
 //
 //   gfm.mjs sync            book/out/gfm/ -> book/rendered/ (make book runs it)
-//   gfm.mjs check           build the book into a temporary directory and
-//                           compare its GFM with book/rendered/: exit 1, naming
-//                           the first stale file and line, when they differ
+//   gfm.mjs check [--built DIR]  build the book into a temporary directory (or
+//                           take the one built in DIR) and compare its GFM with
+//                           book/rendered/: exit 1, naming the first stale file
+//                           and line, when they differ
 //   gfm.mjs mutant          the comparison on a copy of book/rendered/ with one
 //                           line of one chapter changed: must report it stale
 import fs from 'node:fs';
@@ -53,16 +54,19 @@ function build() {
     return out;
 }
 
-function main([cmd]) {
+function main([cmd, ...rest]) {
     if (cmd === 'sync') { sync(path.join(ROOT, process.env.BOOK_OUT || 'book/out', 'gfm')); return 0; }
     if (cmd === 'check') {
-        const out = build();
+        // --built DIR: compare the book already built into DIR (CTest: the one
+        // book.chromium builds) instead of building it again.
+        const builtAt = rest[0] === '--built' ? path.resolve(ROOT, rest[1]) : null;
+        const out = builtAt ?? build();
         try {
             const why = compare(path.join(out, 'gfm'), RENDERED);
             if (!why) { console.log('book/rendered/ is the book as make book renders it'); return 0; }
             console.error(`book/rendered/: ${why}\nbook/rendered/ is stale: run make book and commit book/rendered/`);
             return 1;
-        } finally { fs.rmSync(out, { recursive: true, force: true }); }
+        } finally { if (!builtAt) fs.rmSync(out, { recursive: true, force: true }); }
     }
     if (cmd === 'mutant') {
         const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'book-gfm-mutant-'));

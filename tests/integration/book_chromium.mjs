@@ -34,7 +34,9 @@ function finish(code) {
 }
 
 if (args.includes('--build')) {
-    const r = spawnSync('make', ['-f', 'book/book.mk', 'book'], { cwd: ROOT, stdio: 'inherit' });
+    // BOOK_SYNC_RENDERED=0: the committed book/rendered/ is compared with this
+    // build (book.rendered-fresh), never overwritten by it.
+    const r = spawnSync('make', ['-f', 'book/book.mk', 'book', 'BOOK_SYNC_RENDERED=0'], { cwd: ROOT, stdio: 'inherit' });
     if (!ok(r.status === 0, 'make book succeeded')) finish(1);
 }
 const manifestPath = path.join(OUT, 'manifest.json');
