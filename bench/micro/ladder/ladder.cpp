@@ -1,5 +1,6 @@
 #include "bench/micro/ladder/ladder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
