@@ -256,8 +256,9 @@ endforeach()
 #     side under ctest -j 2, one per core),
 #   - natively, in one run (a cross-check, labelled slow: make test-slow),
 # and each failed kernel kept buildable must fail it: those tests stop at the
-# first difference, which the command prints with the input, the kernel's
-# result and the reference's.
+# first difference (--first, visiting the blocks of inputs spread over the
+# range: unary_check.hpp), which the command prints with the input, the
+# kernel's result and the reference's.
 #   geluchk   stage 07's vector GELU vs gelu_scalar; catches `rereads` (VARIANTS)
 #   quantchk  stage 09's vector quantiser vs quantize_row_scalar, plus 20,000
 #             random rows (in half 0); catches every TRAPS variant

@@ -9,6 +9,14 @@
 // of four the kernel forms holds neighbouring patterns: every lane position
 // sees every class of input, next to every other class. The report counts
 // inputs and differences per class (the kernel's vector and fallback ranges).
+//
+// With --first the blocks are visited in bit-reversed order of their index
+// (when their count is a power of two, as for the whole range or a half): the
+// first blocks visited then lie spread over the whole range, so a kernel that
+// is wrong over a region of inputs (one sign, one range of exponents) is found
+// after a few of its blocks, however far into the range the region lies. The
+// order only changes how soon a difference is met; every block is still
+// visited until one is.
 #pragma once
 
 #include <chrono>
@@ -37,6 +45,15 @@ struct UnaryCheck {
 
 inline constexpr const char* kUnaryCheckUsage = "[--from 0] [--to 0x100000000] [--show 5] [--first]";
 
+// Block i of `count` blocks in the order they are visited: i itself, or with
+// `scattered`, i with its log2(count) bits reversed (count a power of two).
+inline std::uint64_t visit_order(std::uint64_t i, std::uint64_t count, bool scattered) {
+    if (!scattered || count == 0 || (count & (count - 1)) != 0) return i;
+    std::uint64_t reversed = 0;
+    for (std::uint64_t bit = 1; bit < count; bit <<= 1, i >>= 1) reversed = (reversed << 1) | (i & 1);
+    return reversed;
+}
+
 inline int run_unary_check(const UnaryCheck& check, int argc, char** argv) {
     constexpr std::uint64_t kBlock = 1 << 16;
     Args args(argc, argv);
@@ -58,7 +75,9 @@ inline int run_unary_check(const UnaryCheck& check, int argc, char** argv) {
     std::vector<float> block(kBlock);
     const auto start = std::chrono::steady_clock::now();
 
-    for (std::uint64_t base = from; base < to; base += kBlock) {
+    const std::uint64_t blocks = (to - from + kBlock - 1) / kBlock;
+    for (std::uint64_t visited = 0; visited < blocks; ++visited) {
+        const std::uint64_t base = from + visit_order(visited, blocks, stop_at_first) * kBlock;
         const std::size_t n = static_cast<std::size_t>(to - base < kBlock ? to - base : kBlock);
         for (std::size_t i = 0; i < n; ++i) block[i] = float_from_bits(static_cast<std::uint32_t>(base + i));
         check.kernel(block.data(), n);
