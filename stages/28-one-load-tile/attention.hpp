@@ -110,7 +110,6 @@ template <int R, int V>
 inline void dot_keys(const float* q, const float* kt_j, std::size_t keys, v128_t (&acc)[R][V]) {
     for (auto& row : acc)
         for (v128_t& a : row) a = wasm_f32x4_splat(0.0f);
-    // snippet: scores-two-per-trip
 #pragma clang loop unroll_count(kStepsPerTrip)
     for (std::size_t d = 0; d < kHeadDim; ++d) {
         v128_t keys_at_d[V];
@@ -120,7 +119,6 @@ inline void dot_keys(const float* q, const float* kt_j, std::size_t keys, v128_t
             for (int v = 0; v < V; ++v) acc[r][v] = wasm_f32x4_add(acc[r][v], wasm_f32x4_mul(q_rd, keys_at_d[v]));
         }
     }
-    // end-snippet
 }
 
 // scores[r * keys + j] = (q_r . k_j) * scale for R rows and every key j <
@@ -167,7 +165,6 @@ inline void weighted_values_rows(const float* p, const float* v_head, int keys, 
         v128_t acc[R][kValueBlocks];
         for (auto& row : acc)
             for (v128_t& block : row) block = wasm_f32x4_splat(0.0f);
-        // snippet: values-two-per-trip
 #pragma clang loop unroll_count(kStepsPerTrip)
         for (int j = 0; j < keys; ++j) {
             const float* vj = v_head + static_cast<std::size_t>(j) * kHidden + 4 * b0;
@@ -178,7 +175,6 @@ inline void weighted_values_rows(const float* p, const float* v_head, int keys, 
                 for (int r = 0; r < R; ++r) acc[r][b] = wasm_f32x4_add(acc[r][b], wasm_f32x4_mul(pj[r], vb));
             }
         }
-        // end-snippet
         for (int r = 0; r < R; ++r)
             for (int b = 0; b < kValueBlocks; ++b) wasm_v128_store(out + r * kHidden + 4 * (b0 + b), acc[r][b]);
     }
