@@ -262,6 +262,14 @@ export function renderPicture(run, instrRun, root, postFigure) {
         lines.push(`**${last} against ${end}**, where the post ends: ${parts.join('; ')}.`);
         lines.push('');
     }
+    // ... and against the last stage that was chosen by its V8 time alone
+    // (stages from 26 on were judged under wasmtime first).
+    const lastOfV8 = stages.find((s) => s.startsWith('25-'));
+    if (lastOfV8 && last !== lastOfV8) {
+        const parts = CONFIGS.filter((c) => resultOf(run, '25', c.key)).map((c) => `${c.label} ${judged(stepInterval(run, last, lastOfV8, c.key))}`);
+        lines.push(`**${last} against ${lastOfV8}**, the last stage chosen by its time under V8 alone: ${parts.join('; ')}.`);
+        lines.push('');
+    }
     lines.push('The post\'s column quotes its own figures (local forward pass for steps 1-3, tok_load for step 4, the whole request on ' +
                'Akamai Functions for steps 6-9); ours are one window\'s forward pass in one run. Compare ratios, not milliseconds.');
     return lines.join('\n');
