@@ -252,22 +252,16 @@ export function renderPicture(run, instrRun, root, postFigure) {
                    `${ir.every((x) => x === null) ? '–' : ir.map((x) => (x === null ? '–' : `${fmt(x, 3)}×`)).join(' / ')} | ${proofsOf(root, stage, prev)} |`);
     }
     lines.push('');
-    // Where the post ended against where we end, under every config the run measured.
-    const stages = stagesIn(run), last = stages[stages.length - 1], end = stages.find((s) => s.startsWith('09-'));
-    if (end && last !== end) {
-        const parts = CONFIGS.filter((c) => resultOf(run, '09', c.key)).map((c) => {
-            const iv = stepInterval(run, last, end, c.key);
-            return `${c.label} ${judged(iv)}`;
-        });
-        lines.push(`**${last} against ${end}**, where the post ends: ${parts.join('; ')}.`);
-        lines.push('');
-    }
-    // ... and against the last stage that was chosen by its V8 time alone
-    // (stages from 26 on were judged under wasmtime first).
-    const lastOfV8 = stages.find((s) => s.startsWith('25-'));
-    if (lastOfV8 && last !== lastOfV8) {
-        const parts = CONFIGS.filter((c) => resultOf(run, '25', c.key)).map((c) => `${c.label} ${judged(stepInterval(run, last, lastOfV8, c.key))}`);
-        lines.push(`**${last} against ${lastOfV8}**, the last stage chosen by its time under V8 alone: ${parts.join('; ')}.`);
+    // The last stage against where the post ends, and against the last stage
+    // chosen by its V8 time alone (from 26 on, stages were judged under
+    // wasmtime first), under every config the run measured.
+    const stages = stagesIn(run), last = stages[stages.length - 1];
+    for (const [prefix, what] of [['09', 'where the post ends'], ['25', 'the last stage chosen by its time under V8 alone']]) {
+        const other = stages.find((s) => s.startsWith(`${prefix}-`));
+        if (!other || other === last) continue;
+        const parts = CONFIGS.filter((c) => resultOf(run, prefix, c.key))
+            .map((c) => `${c.label} ${judged(stepInterval(run, last, other, c.key))}`);
+        lines.push(`**${last} against ${other}**, ${what}: ${parts.join('; ')}.`);
         lines.push('');
     }
     lines.push('The post\'s column quotes its own figures (local forward pass for steps 1-3, tok_load for step 4, the whole request on ' +

@@ -15,28 +15,9 @@
 #include "stages/26-unrolled-walk/gemm.hpp"
 #include "stages/26-unrolled-walk/packed_weights.hpp"
 #include "tests/unit/gemm_reference.hpp"
-
-namespace {
+#include "tests/unit/packed_gemm.hpp"
 
 using namespace bx::test;
-
-std::vector<std::int8_t> packed_copy(const bx::LinearView& layer) {
-    std::vector<std::int8_t> packed(
-        bx::stage::packed::packed_size(layer.rows, layer.cols, bx::stage::kBlockOutputs));
-    bx::stage::packed::pack(layer.w, layer.rows, layer.cols, bx::stage::kBlockOutputs, packed.data());
-    return packed;
-}
-
-std::vector<float> packed_linear(const bx::LinearView& layer, const std::vector<float>& x, int rows) {
-    bx::stage::QuantizedRows quantized;
-    bx::stage::quantize_rows(x.data(), rows, layer.cols, quantized);
-    const std::vector<std::int8_t> packed = packed_copy(layer);
-    std::vector<float> y(static_cast<std::size_t>(rows) * static_cast<std::size_t>(layer.rows));
-    bx::stage::gemm(layer, packed.data(), quantized, rows, y.data());
-    return y;
-}
-
-}  // namespace
 
 TEST_CASE("stage 26: the GEMM walking two pairs per trip equals stage 00's linear bit for bit, edge tiles included",
           "[stage26][gemm]") {
