@@ -304,7 +304,9 @@ function ordinaryNumber(r, lang) {
 }
 
 function wrap(r, piece) {
-  const w = r.wpick([[6, ['', '']], [2, ['(', ')']], [1, ['', ',']], [1, ['', ':']], [1, ['«', '»']]]);
+  // Brackets of every kind: log lines and chat write "[83.44.197.12]", "<anna@example.org>", "(030 1234567)".
+  const w = r.wpick([[6, ['', '']], [2, ['(', ')']], [2, ['[', ']']], [1, ['<', '>']], [1, ['"', '"']],
+    [1, ['', ',']], [1, ['', ':']], [1, ['«', '»']]]);
   return { text: w[0] + piece.text + w[1], entities: piece.entities.map((e) => ({ ...e, start: e.start + cpLen(w[0]), end: e.end + cpLen(w[0]) })) };
 }
 
@@ -352,9 +354,9 @@ const PREPOSITIONS = {
 const VERBS = {
   en: 'was rejected|was approved|has called|will arrive|is waiting|signed|paid|replied|wrote back|has left',
   de: 'wurde abgelehnt|wurde genehmigt|hat angerufen|kommt morgen|wartet|hat unterschrieben|hat bezahlt|antwortete|schrieb zurück|ist gegangen',
-  fr: 'a été refusée|a été acceptée|a appelé|arrive demain|attend|a signé|a payé|a répondu|est parti|est partie',
-  es: 'fue rechazada|fue aprobada|ha llamado|llega mañana|espera|firmó|pagó|respondió|se fue|fue enviada',
-  it: 'è stata respinta|è stata approvata|ha chiamato|arriva domani|aspetta|ha firmato|ha pagato|ha risposto|è partito|è partita',
+  fr: 'a été refusée|a été acceptée|a appelé|arrive demain|attend|a signé|a payé|a répondu|est parti|est partie|a été bloquée|a été annulée|fut rejetée|reste en attente',
+  es: 'fue rechazada|fue aprobada|ha llamado|llega mañana|espera|firmó|pagó|respondió|se fue|fue enviada|fue cancelada|fue bloqueada|fue confirmada|fue devuelta|ha sido aceptada|quedó pendiente',
+  it: 'è stata respinta|è stata approvata|ha chiamato|arriva domani|aspetta|ha firmato|ha pagato|ha risposto|è partito|è partita|è stata bloccata|è stata annullata|fu rifiutata|risulta scaduta',
   nl: 'is afgewezen|is goedgekeurd|heeft gebeld|komt morgen|wacht|heeft getekend|heeft betaald|antwoordde|is vertrokken|werd verstuurd',
 };
 export function contextWords(lang) {
