@@ -221,28 +221,38 @@ std::vector<Identifier> find_identifiers(std::string_view text) {
 void add_identifiers(std::string_view text, const std::vector<Identifier>& identifiers,
                      const std::vector<std::string>& types, std::vector<Entity>& entities) {
     if (identifiers.empty()) return;
+    // One pass over both lists, each sorted and disjoint.
+    std::vector<Entity> out;
+    out.reserve(entities.size() + identifiers.size());
+    std::size_t next = 0;  // the first entity not yet placed
     for (const Identifier& id : identifiers) {
         if (std::find(types.begin(), types.end(), id.label) == types.end()) continue;
-        // The entities it overlaps: a run, since they are sorted and disjoint.
-        auto first = std::find_if(entities.begin(), entities.end(),
-                                  [&](const Entity& e) { return e.bytes.end > id.bytes.begin; });
-        auto end = std::find_if(first, entities.end(), [&](const Entity& e) { return e.bytes.begin >= id.bytes.end; });
+        while (next < entities.size() && entities[next].bytes.end <= id.bytes.begin) out.push_back(std::move(entities[next++]));
         Entity merged;
         merged.label = std::string(id.label);
         merged.bytes = id.bytes;
-        if (first != end) {
-            merged.bytes.begin = std::min(merged.bytes.begin, first->bytes.begin);
-            merged.bytes.end = std::max(merged.bytes.end, std::prev(end)->bytes.end);
-        }
         merged.score = 1.0f;
-        entities.insert(entities.erase(first, end), std::move(merged));
+        // Every entity that overlaps it, and any that overlaps what it has grown to.
+        for (; next < entities.size() && entities[next].bytes.begin < merged.bytes.end; ++next) {
+            merged.bytes.begin = std::min(merged.bytes.begin, entities[next].bytes.begin);
+            merged.bytes.end = std::max(merged.bytes.end, entities[next].bytes.end);
+        }
+        // An earlier identifier that grew over this one (through an entity of
+        // the model that spans both) takes it in.
+        if (!out.empty() && out.back().bytes.end > merged.bytes.begin) {
+            out.back().bytes.end = std::max(out.back().bytes.end, merged.bytes.end);
+            continue;
+        }
+        out.push_back(std::move(merged));
     }
+    while (next < entities.size()) out.push_back(std::move(entities[next++]));
     CodePointCounter counter(text);
-    for (Entity& e : entities) {
+    for (Entity& e : out) {
         e.start = counter.at(e.bytes.begin);
         e.end = counter.at(e.bytes.end);
         e.text = std::string(text.substr(e.bytes.begin, e.bytes.end - e.bytes.begin));
     }
+    entities = std::move(out);
 }
 
 }  // namespace bx::service

@@ -111,3 +111,14 @@ TEST_CASE("a model without the identifier's type gets no such entity", "[identif
     CHECK(entities[0].start == 8);
     CHECK(entities[0].end == 20);
 }
+
+TEST_CASE("an entity of the model that spans two identifiers makes them one entity", "[identifiers]") {
+    const std::string text = "from 83.44.197.12 to 10.0.0.12 then";
+    std::vector<Entity> entities = {model_entity(text, "83.44.197.12 to 10.0.0.12", "IP_ADDRESS", 0.6f),
+                                    model_entity(text, "then", "SURNAME", 0.55f)};
+    add_identifiers(text, find_identifiers(text), kTypes, entities);
+    REQUIRE(entities.size() == 2);
+    CHECK(entities[0].text == "83.44.197.12 to 10.0.0.12");
+    CHECK(entities[0].score == 1.0f);
+    CHECK(entities[1].text == "then");
+}
