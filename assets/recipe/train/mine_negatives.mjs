@@ -3,12 +3,14 @@
 //
 //   node assets/recipe/train/mine_negatives.mjs --in assets/work/corpus/numbers.jsonl \
 //        --out assets/work/corpus/negatives.jsonl [--stage NN | --component FILE] [--repeat 2]
+//        [--kind numbers-plain]
 //
 // Sends every plain text of the training half (kind numbers-plain: no PII written in, so every
 // entity is spurious) to POST /redact of a served stage with the committed model, asking for every
 // entity ("min_score": 0), and writes the texts that came back with one, all O, --repeat times:
 // the trainer then draws the windows this model gets wrong more often than the rest. Only the
-// training half is read; the held-out half is what the report measures.
+// training half is read; the held-out half is what the report measures. --kind prose-plain mines
+// prose.mjs's plain texts instead (prose.jsonl: Debian's manuals, never GNOME's held-out help).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { root } from '../../../tests/integration/lib/env.mjs';
@@ -19,8 +21,9 @@ const { stage, component, redact: { postRedact } } = await servedStage();
 const input = arg('in', path.join(root, 'assets/work/corpus/numbers.jsonl'));
 const out = arg('out', path.join(root, 'assets/work/corpus/negatives.jsonl'));
 const repeat = Number(arg('repeat', '2'));
+const kind = arg('kind', 'numbers-plain');
 
-const rows = readJsonl(input).filter((r) => r.kind === 'numbers-plain');
+const rows = readJsonl(input).filter((r) => r.kind === kind);
 // Two servers, one per core; each answers its own share of the texts in order.
 const SERVERS = 2;
 const servers = await Promise.all(Array.from({ length: SERVERS }, () => startServer(component)));
@@ -38,7 +41,7 @@ try {
   await Promise.all(servers.map((s) => s.stop()));
 }
 const mined = rows.flatMap((r, i) => (found[i].length
-  ? Array.from({ length: repeat }, () => ({ text: r.text, lang: r.lang, kind: 'numbers-negative', source: r.source, doc: r.doc, entities: [], spurious: found[i] }))
+  ? Array.from({ length: repeat }, () => ({ text: r.text, lang: r.lang, kind: kind.replace(/-plain$/, '-negative'), source: r.source, doc: r.doc, entities: [], spurious: found[i] }))
   : []));
 writeFileSync(out, mined.map((x) => JSON.stringify(x)).join('\n') + '\n');
 const texts = found.filter((f) => f.length).length, ents = found.reduce((n, f) => n + f.length, 0);
