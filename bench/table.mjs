@@ -106,12 +106,24 @@ export function renderFloorTable(floorRun, forwardRun) {
     const label = { 'wasmtime:epoch': 'wasmtime, epoch on', 'wasmtime:plain': 'wasmtime, epoch off', 'v8:plain': 'V8', native: 'native (clang, SIMDe, x86-64 baseline)' };
     const lines = [`| Runtime | floor, operands in registers: ms per window [fastest, slowest] | dots per ns | floor with the GEMM's loads: ms [fastest, slowest] | dots per ns |`,
                    '|---|--:|--:|--:|--:|'];
-    const floorOf = {};
+    const floorOf = {}, floatFloorOf = {};
     for (const [name, r] of Object.entries(floorRun.results)) {
         const reg = med(r.registers_ns), load = med(r.loads_ns);
         floorOf[name] = reg;
+        if (r.floats_ns?.length) floatFloorOf[name] = med(r.floats_ns);
         lines.push(`| ${label[name] ?? name} | ${ms(reg)} [${ms(Math.min(...r.registers_ns))}, ${ms(Math.max(...r.registers_ns))}] | ` +
                    `${fmt(floorRun.window_dots / reg, 2)} | ${ms(load)} [${ms(Math.min(...r.loads_ns))}, ${ms(Math.max(...r.loads_ns))}] | ${fmt(floorRun.window_dots / load, 2)} |`);
+    }
+    // Attention's bound: its float products (f32x4.mul, each with its
+    // f32x4.add) at the rate of the float kernel, operands in registers.
+    const floats = Object.keys(floatFloorOf).length > 0 && floorRun.window_float_pairs;
+    if (floats) {
+        lines.push('', '| Runtime | attention\'s float floor, operands in registers: ms per window [fastest, slowest] | mul+add pairs per ns |', '|---|--:|--:|');
+        for (const [name, r] of Object.entries(floorRun.results)) {
+            if (!floatFloorOf[name]) continue;
+            lines.push(`| ${label[name] ?? name} | ${ms(floatFloorOf[name])} [${ms(Math.min(...r.floats_ns))}, ${ms(Math.max(...r.floats_ns))}] | ` +
+                       `${fmt(floorRun.window_float_pairs / floatFloorOf[name], 2)} |`);
+        }
     }
     if (floorRun.instructions) {
         lines.push('', '| Instructions per window (valgrind) | operands in registers | per dot | with the GEMM\'s loads | per dot |', '|---|--:|--:|--:|--:|');
@@ -120,8 +132,16 @@ export function renderFloorTable(floorRun, forwardRun) {
             lines.push(`| ${label[name] ?? name} | ${(c.registers / 1e9).toFixed(3)}e9 | ${fmt(c.registers / floorRun.window_dots, 2)} | ` +
                        `${(c.loads / 1e9).toFixed(3)}e9 | ${fmt(c.loads / floorRun.window_dots, 2)} |`);
         }
+        if (floats) {
+            lines.push('', '| Instructions per window (valgrind) | attention\'s float floor | per mul+add pair |', '|---|--:|--:|');
+            for (const [name, c] of Object.entries(floorRun.instructions)) {
+                if (name === 'valgrind' || c.floats === undefined) continue;
+                lines.push(`| ${label[name] ?? name} | ${(c.floats / 1e9).toFixed(3)}e9 | ${fmt(c.floats / floorRun.window_float_pairs, 2)} |`);
+            }
+        }
     }
-    lines.push('', `One window is ${floorRun.window_dots.toLocaleString('en-US')} \`i32x4.dot_i16x8_s\` (x86 \`pmaddwd\`), each with the \`i32x4.add\` that keeps its sum. ` +
+    lines.push('', `One window is ${floorRun.window_dots.toLocaleString('en-US')} \`i32x4.dot_i16x8_s\` (x86 \`pmaddwd\`), each with the \`i32x4.add\` that keeps its sum` +
+               (floats ? `, and ${floorRun.window_float_pairs.toLocaleString('en-US')} \`f32x4.mul\` in attention's two products, each with its \`f32x4.add\`` : '') + '. ' +
                `Medians of ${floorRun.settings.rounds} processes per runtime, interleaved, each the median of ${floorRun.settings.inner} passes.`, '');
     if (forwardRun) {
         const keys = [['wasmtime:epoch', 'wasmtime, epoch on'], ['v8:plain', 'V8']].filter(([k]) => floorOf[k]);
@@ -134,12 +154,13 @@ export function renderFloorTable(floorRun, forwardRun) {
         const pairsOf = (stage, live) => (stage.startsWith('00-') ? full
             : 5 * 256 * perRow + 256 * 2 * 384 * 384 + live * (2 * 384 * 384 + 2 * 384 * 1536));
         const stages = [...new Set(forwardRun.results.filter((r) => !r.sweep).map((r) => r.stage))].sort();
+        const runOf = (stage, k) => forwardRun.results.find((x) => !x.sweep && x.stage === stage && configOf(x) === k && x.status === 'ok');
+        const liveOf = (r) => (r?.live?.length ? r.live.reduce((a, b) => a + b, 0) / r.live.length : 256);
         for (const stage of stages) {
             const cells = keys.map(([k]) => {
-                const r = forwardRun.results.find((x) => !x.sweep && x.stage === stage && configOf(x) === k && x.status === 'ok');
+                const r = runOf(stage, k);
                 const m = r?.profile_ms?.matmul;
-                const live = r?.live?.length ? r.live.reduce((a, b) => a + b, 0) / r.live.length : 256;
-                return m ? `${fmt(m, 1)} | ${fmt(m / ((floorOf[k] / 1e6) * (pairsOf(stage, live) / full)), 2)}×` : '– | –';
+                return m ? `${fmt(m, 1)} | ${fmt(m / ((floorOf[k] / 1e6) * (pairsOf(stage, liveOf(r)) / full)), 2)}×` : '– | –';
             });
             lines.push(`| ${stage} | ${cells.join(' | ')} |`);
         }
@@ -147,6 +168,26 @@ export function renderFloorTable(floorRun, forwardRun) {
                    'rows; from stage 01 on, the last layer computes most of its products for those rows only, so each stage\'s floor is ' +
                    'the window\'s floor scaled to the products its forward pass computes. The phase also holds the quantisation of the ' +
                    'activations and the dequantising epilogue besides the products, so a multiple of 1 is out of reach.', '');
+        const floatKeys = keys.filter(([k]) => floatFloorOf[k]);
+        if (floats && floatKeys.length) {
+            // Attention's products as stage 00 computes them: every layer's 256
+            // queries against 256 keys; from stage 01 on, the last layer's
+            // live queries only (against all 256 keys and values).
+            const perQuery = 2 * 256 * 384, fullAttention = 6 * 256 * perQuery;
+            const attentionOf = (stage, live) => (stage.startsWith('00-') ? fullAttention : 5 * 256 * perQuery + live * perQuery);
+            lines.push(`| Stage | ${floatKeys.map(([, l]) => `attention, ${l} (ms) | ÷ its bound`).join(' | ')} |`, `|---|${floatKeys.map(() => '--:|--:').join('|')}|`);
+            for (const stage of stages) {
+                const cells = floatKeys.map(([k]) => {
+                    const r = runOf(stage, k);
+                    const m = r?.profile_ms?.attention;
+                    return m ? `${fmt(m, 1)} | ${fmt(m / ((floatFloorOf[k] / 1e6) * (attentionOf(stage, liveOf(r)) / fullAttention)), 2)}×` : '– | –';
+                });
+                lines.push(`| ${stage} | ${cells.join(' | ')} |`);
+            }
+            lines.push('', 'Attention\'s bound is its two float products (scores and weighted values) at the float floor of the same runtime, ' +
+                       'scaled as the matmul floor is to the queries each stage computes. The phase also holds the softmax, its exponentials ' +
+                       'and the scaling of the scores, which the bound leaves out, so a multiple of 1 is out of reach here too.', '');
+        }
     }
     const floorLine = `Floor measured ${floorRun.date.slice(0, 16).replace('T', ' ')} UTC at ${floorRun.git.commit?.slice(0, 10) ?? '?'}${floorRun.git.dirty ? ' (uncommitted changes)' : ''}` +
         ` (bench/results/${floorRun.file.split('/').pop()}): ${floorRun.machine.cpu}, ${floorRun.machine.cores} cores, load ${floorRun.machine.loadavg_before[0]} → ${floorRun.machine.loadavg_after[0]}; ` +

@@ -16,8 +16,16 @@
 //                             v128.load32_splat of activation pairs, from 2 KiB
 //                             and 1 KiB buffers at w and a that stay in L1.
 //
+//   floats(trips)             the float floor that attention is set against:
+//                             48 f32x4.mul, each followed by the f32x4.add
+//                             that keeps its sum (never fused: the stages'
+//                             sums are not), per trip; six accumulators (so
+//                             six chains hide the add's latency), six vectors
+//                             made from `trips` at the start, and one splat
+//                             of the trip's counter per group of six.
+//
 // Each trip ends at one back-edge, where wasmtime checks its epoch; its
-// accumulators stay in registers within the trip. Both return a lane sum, so
+// accumulators stay in registers within the trip. All return a lane sum, so
 // no product is dead code.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -26,6 +34,11 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(join(dirname(fileURLToPath(import.meta.url)), '../../common/node/package.json'));
 
 export const WINDOW_DOTS = 6 * 256 * (4 * 384 * 384 + 2 * 384 * 1536) / 8;
+// Attention's float products in one window: queries x keys for the scores and
+// weights x values for the output, 256 x 256 per head and dimension, over 384
+// dimensions (12 heads of 32) and 6 layers, four lanes to an f32x4.mul.
+export const WINDOW_FLOAT_PAIRS = 2 * 6 * 256 * 256 * 384 / 4;
+export const FLOAT_PAIRS_PER_TRIP = 48;
 export const REGISTER_DOTS_PER_TRIP = 48, LOAD_DOTS_PER_TRIP = 32;
 export const WEIGHT_BYTES = 2048, PAIR_BYTES = 1024;
 
@@ -73,11 +86,31 @@ function loadsFunc() {
     ${accs.map((k) => lanesum(`(local.get $s${k})`)).reduce((x, y) => `(i32.add ${x} ${y})`)})`;
 }
 
+function floatsFunc() {
+    const k6 = [0, 1, 2, 3, 4, 5];
+    const body = [];
+    for (let g = 0; g < FLOAT_PAIRS_PER_TRIP / 6; g++) {
+        body.push(`(local.set $a (f32x4.splat (f32.convert_i32_s (i32.add (local.get $t) (i32.const ${g})))))`);
+        for (const k of k6) body.push(`(local.set $s${k} (f32x4.add (local.get $s${k}) (f32x4.mul (local.get $a) (local.get $w${k}))))`);
+    }
+    const lanes = (v) => `(f32.add (f32.add (f32x4.extract_lane 0 ${v}) (f32x4.extract_lane 1 ${v})) (f32.add (f32x4.extract_lane 2 ${v}) (f32x4.extract_lane 3 ${v})))`;
+    return `(func (export "floats") (param $trips i32) (result f32)
+    (local $t i32) (local $a v128) ${k6.map((k) => `(local $w${k} v128) (local $s${k} v128)`).join(' ')}
+    ${k6.map((k) => `(local.set $w${k} (f32x4.splat (f32.convert_i32_s (i32.add (local.get $trips) (i32.const ${k + 1})))))`).join('\n    ')}
+    (block $done (loop $trip
+      (br_if $done (i32.ge_u (local.get $t) (local.get $trips)))
+      ${body.join('\n      ')}
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $trip)))
+    ${k6.map((k) => lanes(`(local.get $s${k})`)).reduce((x, y) => `(f32.add ${x} ${y})`)})`;
+}
+
 export function wat() {
     return `(module
   (memory (export "memory") 1)
   ${registersFunc()}
-  ${loadsFunc()})`;
+  ${loadsFunc()}
+  ${floatsFunc()})`;
 }
 
 // The module's bytes, assembled and validated by binaryen (common/node).

@@ -1,7 +1,7 @@
 """Times the floor kernels (kernels.mjs) under wasmtime, configured as
 common/host/wasmtime-run.py configures it (Cranelift, SIMD; epoch interruption
 on, with its ticker, unless --no-epoch):
-    wasmtime-host.py [--no-epoch] [--only registers|loads] FILE.wasm ROUNDS WINDOW_DOTS
+    wasmtime-host.py [--no-epoch] [--only registers|loads|floats] FILE.wasm ROUNDS WINDOW_DOTS WINDOW_FLOAT_PAIRS
 one JSON object on stdout (--only: just that kernel, for an instruction count)"""
 import argparse, importlib.util, json, os, sys, time
 
@@ -10,16 +10,17 @@ spec = importlib.util.spec_from_file_location("wasmtime_run", os.path.join(ROOT,
 host = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(host)
 
-REGISTER_DOTS_PER_TRIP, LOAD_DOTS_PER_TRIP, WEIGHT_BYTES = 48, 32, 2048  # kernels.mjs
+REGISTER_DOTS_PER_TRIP, LOAD_DOTS_PER_TRIP, FLOAT_PAIRS_PER_TRIP, WEIGHT_BYTES = 48, 32, 48, 2048  # kernels.mjs
 
 
 def main(argv):
     p = argparse.ArgumentParser()
     p.add_argument("--no-epoch", action="store_true")
-    p.add_argument("--only", choices=["registers", "loads"])
+    p.add_argument("--only", choices=["registers", "loads", "floats"])
     p.add_argument("module")
     p.add_argument("rounds", type=int)
     p.add_argument("window_dots", type=int)
+    p.add_argument("window_float_pairs", type=int)
     args = p.parse_args(argv)
     settings = argparse.Namespace(no_epoch=args.no_epoch, tick_ms=10.0, deadline_ticks=host.NEVER_TICKS)
     engine = host.make_engine(settings)
@@ -31,20 +32,24 @@ def main(argv):
     exports = instance.exports(store)
     memory = exports["memory"]
     memory.write(store, bytes(((i * 37) % 255 - 127) & 0xff for i in range(4096)), 0)
-    registers, loads = exports["registers"], exports["loads"]
-    reg, load = [], []
+    registers, loads, floats = exports["registers"], exports["loads"], exports["floats"]
+    reg, load, float_ = [], [], []
     for round in range(-1, args.rounds):
         t0 = time.perf_counter_ns()
-        if args.only != "loads":
+        if args.only in (None, "registers"):
             registers(store, args.window_dots // REGISTER_DOTS_PER_TRIP)
         t1 = time.perf_counter_ns()
-        if args.only != "registers":
+        if args.only in (None, "loads"):
             loads(store, args.window_dots // LOAD_DOTS_PER_TRIP, 0, WEIGHT_BYTES)
         t2 = time.perf_counter_ns()
+        if args.only in (None, "floats"):
+            floats(store, args.window_float_pairs // FLOAT_PAIRS_PER_TRIP)
+        t3 = time.perf_counter_ns()
         if round >= 0:
             reg.append(t1 - t0)
             load.append(t2 - t1)
-    print(json.dumps({"registers_ns": reg, "loads_ns": load, "settings": host.settings(settings)}))
+            float_.append(t3 - t2)
+    print(json.dumps({"registers_ns": reg, "loads_ns": load, "floats_ns": float_, "settings": host.settings(settings)}))
     return 0
 
 
