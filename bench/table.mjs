@@ -167,7 +167,8 @@ export function renderFloorTable(floorRun, forwardRun) {
         lines.push('', 'The matmul phase is the mean per forward in the forward run (bench/results/book-runs.json), over windows with few live ' +
                    'rows; from stage 01 on, the last layer computes most of its products for those rows only, so each stage\'s floor is ' +
                    'the window\'s floor scaled to the products its forward pass computes. The phase also holds the quantisation of the ' +
-                   'activations and the dequantising epilogue besides the products, so a multiple of 1 is out of reach.', '');
+                   'activations and the dequantising epilogue besides the products, so a multiple near or under 1 means that the stage issues its ' +
+                   'products faster than the floor kernel does.', '');
         const floatKeys = keys.filter(([k]) => floatFloorOf[k]);
         if (floats && floatKeys.length) {
             // Attention's products as stage 00 computes them: every layer's 256
