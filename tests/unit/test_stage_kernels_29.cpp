@@ -28,7 +28,7 @@ TEST_CASE("stage 29: extreme values over k = 1536 stay exact", "[stage29][gemm]"
     std::mt19937 rng(291);
     OwnedLinear layer(4, 1536, rng);
     const std::vector<float> x = make_extreme(layer);
-    CHECK(same_bits(packed_linear(layer.view, x, 9), reference_linear(layer.view, x, 9)));
+    CHECK(same_bits(packed_linear(layer.view, x, 5), reference_linear(layer.view, x, 5)));
 }
 
 TEST_CASE("stage 29: one step gives each of the eight tokens its own pair's products", "[stage29][gemm]") {
