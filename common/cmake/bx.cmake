@@ -71,6 +71,13 @@ endforeach()
 # The router is compiled per variant (production / test routes), see below.
 list(FILTER _bx_common_sources EXCLUDE REGEX "/common/service/router[^/]*\\.cpp$")
 add_library(bx_common STATIC ${_bx_common_sources} $<TARGET_OBJECTS:bx_embed>)
+if(BX_SANITIZE)
+  # The scalar maths runs only inside forward passes, which no fuzz target
+  # makes (fuzz_request stubs the model): sanitized, but without libFuzzer's
+  # coverage hooks, which cost a call per comparison in its loops.
+  bx_glob(_bx_maths_sources "${BX_ROOT}/common/maths/*.cpp")
+  set_source_files_properties(${_bx_maths_sources} PROPERTIES COMPILE_OPTIONS -fno-sanitize=fuzzer-no-link)
+endif()
 target_include_directories(bx_common PUBLIC "${BX_ROOT}")
 target_compile_features(bx_common PUBLIC cxx_std_20)
 # The page (GET /) is #embed-ded by page.cpp: an edit to it must rebuild that object.

@@ -81,6 +81,14 @@ function(_bx_stage_library name nn sources)
   target_include_directories(${_lib} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
   target_compile_definitions(${_lib} PUBLIC "BX_STAGE_NAME=\"${name}\"")
   target_link_libraries(${_lib} PUBLIC bx_common)
+  if(BX_SANITIZE)
+    # ASan and UBSan check this library as they check everything, but without
+    # libFuzzer's coverage hooks: no fuzz target links it (they link the copies
+    # _bx_stage_fuzz_copies makes), and those hooks put a call on every
+    # comparison of the forward pass's loops, where the unit tests spend most
+    # of their time under the sanitizers.
+    target_compile_options(${_lib} PRIVATE -fno-sanitize=fuzzer-no-link)
+  endif()
 
   if(WASI)
     bx_component(${_lib}_component ${_lib} bx_http_glue bx_router component)
