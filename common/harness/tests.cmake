@@ -73,16 +73,25 @@ endfunction()
 # corpus has over a thousand windows: the whole corpus through every stage took
 # longer than CI's whole budget on the two slow cores of some machines CI runs
 # on (the early stages, 01 and 02, are slow on purpose). So CI deals the corpus
-# round-robin into BX_CI_EQUIVALENCE_PARTS parts (`check --part K/N`: texts
-# K, K+N, ...; every part has every kind of text, the corpus being written kind
-# by kind) and gives stage 01 part 0, stage 02 part 1, and so on round; the last
-# stage, the one that is deployed, checks every text. Each CI run thus checks
-# every text of the corpus in several stages, and each stage on one part of it
-# (plus the whole eval corpus). The whole-corpus check of every stage is the
-# slow-labelled "equivalence, every text" test (`make test-slow`), and
-# `make check-results` writes it to bench/results/check-NN.txt, which the book
-# quotes.
-set(BX_CI_EQUIVALENCE_PARTS 4 CACHE STRING "parts the equivalence corpus is dealt into for CI's stage checks")
+# round-robin into parts (`check --part K/N`: texts K, K+N, ...; every part has
+# every kind of text, the corpus being written kind by kind) and gives stage 01
+# part 0, stage 02 part 1, and so on round; the last stage, the one that is
+# deployed, checks every text. The number of parts follows the number of
+# stages: each text goes through at least BX_CI_CHECKS_PER_TEXT of the stages
+# dealt parts (so a new stage shortens every stage's part instead of adding a
+# part's worth of forward passes to CI), besides the last stage. Each CI run
+# thus checks every text of the corpus in several stages, and each stage on
+# one part of it (plus the whole eval corpus, under both runtimes). The
+# whole-corpus check of every stage is the slow-labelled "equivalence, every
+# text" test (`make test-slow`), and `make check-results` writes it to
+# bench/results/check-NN.txt, which the book quotes.
+set(BX_CI_CHECKS_PER_TEXT 4 CACHE STRING "stages (besides the last) that check each text of the equivalence corpus in CI")
+list(LENGTH _bx_stages _bx_stage_count)
+math(EXPR _bx_dealt_stages "${_bx_stage_count} - 2")  # neither stage 00 nor the last
+math(EXPR BX_CI_EQUIVALENCE_PARTS "${_bx_dealt_stages} / ${BX_CI_CHECKS_PER_TEXT}")
+if(BX_CI_EQUIVALENCE_PARTS LESS 1)
+  set(BX_CI_EQUIVALENCE_PARTS 1)
+endif()
 list(GET _bx_stages -1 _bx_last_stage)
 set(_bx_dealt 0)
 foreach(_stage ${_bx_stages})
