@@ -43,9 +43,15 @@ function sh(cmd, args, options = {}) {
 }
 
 export function machine() {
-    let cpu = null;
-    try { cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m)?.[1] ?? null; } catch { /* not Linux */ }
-    return { cpu, cores: cpus().length };
+    let info = '';
+    try { info = readFileSync('/proc/cpuinfo', 'utf8'); } catch { /* not Linux */ }
+    const field = (name) => info.match(new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm'))?.[1] ?? null;
+    // A virtual machine's model name can hide the generation ("AMD EPYC"); the
+    // family and model numbers and AVX-512 tell hosts apart, and the JIT
+    // compilers pick instructions by what the CPU has.
+    const flags = (field('flags') ?? '').split(' ');
+    return { cpu: field('model name'), cpu_family: field('cpu family'), cpu_model: field('model'),
+             avx512: info ? flags.includes('avx512f') : null, cores: cpus().length };
 }
 
 // The compiler the wasm build used (CMake records what the toolchain file chose
