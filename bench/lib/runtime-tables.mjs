@@ -54,6 +54,12 @@ export function instructionsOf(instrRun, stage, runtime) {
     const r = instrRun?.results.find((x) => x.stage === stage && x.runtime === runtime && !x.error);
     return r ? r.per_window : null;
 }
+// Two counts of the same build differ by a few tenths of a per cent at most
+// (V8's and wasmtime's own threads and timers; the --repeat runs and two full
+// runs on two hosts show it), so a step whose count moves less than
+// COUNT_SPREAD is "the same", neither fewer nor more.
+const COUNT_SPREAD = 0.005;
+const countVerdict = (ratio) => (Math.abs(ratio - 1) < COUNT_SPREAD ? 'the same' : ratio < 1 ? 'fewer' : 'more');
 const perWindow = (n) => (n === null ? '–' : `${fmt(n / 1e9, 3)}e9`);
 const instrRatio = (instrRun, newer, older, runtime) => {
     const a = instructionsOf(instrRun, newer, runtime), b = instructionsOf(instrRun, older, runtime);
@@ -118,7 +124,7 @@ export function renderRuntimeStep(run, instrRun, prefix) {
             const a = instructionsOf(instrRun, prev, rt), b = instructionsOf(instrRun, stage, rt);
             const r0 = instrRatio(instrRun, stage, first, rt);
             lines.push(`| instructions per window, ${name} | ${perWindow(a)} | ${perWindow(b)} | ${a && b ? `${fmt(b / a, 3)}×` : '–'} | ` +
-                       `${a && b ? (b < a ? 'fewer' : b > a ? 'more' : 'the same') : '–'} | ${r0 ? `${fmt(r0, 2)}×` : '–'} |`);
+                       `${a && b ? countVerdict(b / a) : '–'} | ${r0 ? `${fmt(r0, 2)}×` : '–'} |`);
         }
     }
     const w = resultOf(run, prefix, 'wasmtime:epoch'), wb = prev ? resultOf(run, prev.slice(0, 2), 'wasmtime:epoch') : null;
@@ -127,7 +133,8 @@ export function renderRuntimeStep(run, instrRun, prefix) {
         lines.push(`Phases under wasmtime with epoch on, ${prev} → ${stage} (ms per forward, means): matmul ${fmt(wb.profile_ms.matmul)} → ${fmt(w.profile_ms.matmul)}, ` +
                    `attention ${fmt(wb.profile_ms.attention)} → ${fmt(w.profile_ms.attention)}, other ${fmt(wb.profile_ms.other)} → ${fmt(w.profile_ms.other)}.`);
     }
-    lines.push(`Medians of ${run.settings.rounds} interleaved rounds × ${run.settings.runs} runs; ratios are medians of per-round ratios with 95% bootstrap intervals.`);
+    lines.push(`Medians of ${run.settings.rounds} interleaved rounds × ${run.settings.runs} runs; ratios are medians of per-round ratios with 95% bootstrap intervals.` +
+               (instrRun && prev ? ` Instruction counts less than ${fmt(COUNT_SPREAD * 100, 1)}% apart are called the same: two counts of one build differ by a few tenths of a per cent.` : ''));
     return lines.join('\n');
 }
 
@@ -162,7 +169,7 @@ export function renderVerdict(run, instrRun, prefix) {
     const parts = [`under wasmtime with epoch interruption (what Spin runs) ${judged(wt)}`, `under V8 ${judged(v8)}`];
     if (iw !== null || iv !== null) parts.push(`instructions per window ${iw !== null ? `${fmt(iw, 3)}× under wasmtime` : ''}${iw !== null && iv !== null ? ', ' : ''}${iv !== null ? `${fmt(iv, 3)}× under V8` : ''}`);
     let line = `**Verdict, stage ${prefix} against ${prev.slice(0, 2)}:** ${parts.join('; ')}.`;
-    if (wt && verdict(wt) !== 'faster' && (iw === null || iw >= 1)) {
+    if (wt && verdict(wt) !== 'faster' && (iw === null || iw > 1 - COUNT_SPREAD)) {
         line += ` Under wasmtime this step gains nothing: its interval ${verdict(wt) === 'slower' ? 'lies above 1' : 'contains 1'}` +
                 `${iw !== null ? ' and it does not lower the instructions' : ''}.`;
     }
