@@ -83,8 +83,8 @@ class TokenClassifier(nn.Module):
         return self.cls(x)
 
 
-def n_params(model):
-    return sum(p.numel() for p in model.parameters())
+def n_params(model, trainable=False):
+    return sum(p.numel() for p in model.parameters() if p.requires_grad or not trainable)
 
 
 def linear_names():
