@@ -271,7 +271,7 @@ def main():
     # at the base rate its embedding stays at its random start for the whole budget
     # (measured: word embedding std 0.0200 -> 0.0209 after 319 steps).
     emb_names = ("word.", "pos.", "tok_type.")
-    frozen = ("word.", "pos.", "tok_type.", "emb_ln.") + tuple(f"layers.{l}." for l in range(a.train_from_layer))
+    frozen = emb_names + ("emb_ln.",) + tuple(f"layers.{l}." for l in range(a.train_from_layer))
     if a.train_from_layer:
         for n, p in model.named_parameters():
             p.requires_grad_(not n.startswith(frozen))
