@@ -442,6 +442,11 @@ def write_md(rep, path):
         L.append(f"\nEval corpus (`assets/corpora/eval.jsonl`): {ev['detected']} of {ev['pii']} PII strings covered, "
                  f"{ev['spurious']} spurious entities. Hand-written texts: {hw['detected']} of {hw['pii']} "
                  f"({hw['percent']}%).\n")
+        gr = sv.get("greetings")
+        if gr:
+            L.append(f"Greetings (`assets/corpora/greetings.jsonl`: short messages that open or close on a name, "
+                     f"six languages): {gr['detected']} of {gr['pii']} names covered; "
+                     f"missed: {', '.join(gr.get('missed', [])) or 'none'}. A name a greeting hides is a leak.\n")
         L.append("### Minimum entity score\n")
         L.append("Every entity the decoding finds (`\"min_score\": 0`), keeping only those whose score is at least "
                  "the minimum (the row of the service's default is its answer above):\n")
@@ -475,6 +480,9 @@ def write_md(rep, path):
         L.append(f"| eval corpus: spurious entities | {prev['eval']['spurious']} | {sv['eval']['spurious']} |")
         L.append(f"| hand-written texts: PII strings covered | {prev['handwritten']['percent']}% | "
                  f"{sv['handwritten']['percent']}% |")
+        if "greetings" in prev and "greetings" in sv:
+            L.append(f"| greetings: names covered | {prev['greetings']['detected']}/{prev['greetings']['pii']} | "
+                     f"{sv['greetings']['detected']}/{sv['greetings']['pii']} |")
     acc = rep.get("acceptance", {})
     if acc:
         L.append("\n## Acceptance\n")
@@ -496,7 +504,7 @@ def sha256(path):
 
 
 SERVICE_KEYS = ("stage", "date", "commit", "service_min_score", "heldout_file", "heldout", "numbers_file", "numbers",
-                "eval", "handwritten", "min_score_study", "model_sha256")
+                "eval", "handwritten", "greetings", "min_score_study", "model_sha256")
 
 
 def service_summary(sv, path):
@@ -536,6 +544,10 @@ def fold_service(rep, path, previous=None):
         f"{'PASS' if ev['detected'] == ev['pii'] and ev['spurious'] <= 3 else 'FAIL'}"
     rep["acceptance"]["hand-written through the service >= 96%"] = \
         f"{hw['percent']}% -> {'PASS' if hw['percent'] >= 96 else 'FAIL'}"
+    if "greetings" in sv:
+        gr = sv["greetings"]
+        rep["acceptance"]["greetings through the service: every name covered (a hidden name is a leak)"] = \
+            f"{gr['detected']}/{gr['pii']} -> {'PASS' if gr['detected'] == gr['pii'] else 'FAIL'}"
 
 
 def main():

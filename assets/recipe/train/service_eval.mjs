@@ -14,7 +14,10 @@
 //     per language per 1,000 words, and per kind of number (each spurious entity counts once for
 //     every kind of number it overlaps; one that overlaps none counts under "words");
 //   - the eval corpus (assets/corpora/eval.jsonl): listed PII strings covered, spurious entities;
-//   - the hand-written texts (assets/corpora/handwritten.jsonl): PII strings covered.
+//   - the hand-written texts (assets/corpora/handwritten.jsonl): PII strings covered;
+//   - the greetings (assets/corpora/greetings.jsonl): a name after a greeting or under a closing,
+//     in six languages ("Hallo Jan, bis morgen."), names that are also ordinary words among them:
+//     names covered, and every miss listed, since a name a greeting hides is a leak.
 // A string is covered when entities cover every non-space code point of its first occurrence
 // (the rule of tests/integration/redact_lib.mjs and of evaluate.py). Every answer is also
 // checked by checkAnswer (which includes: no entity starts or ends inside a word).
@@ -107,6 +110,7 @@ try {
     eval: readJsonl(path.join(root, 'assets/corpora/eval.jsonl')),
     handwritten: readJsonl(path.join(root, 'assets/corpora/handwritten.jsonl'))
       .map((r) => ({ ...r, pii: r.pii.filter((s) => r.text.includes(s)) })),
+    greetings: readJsonl(path.join(root, 'assets/corpora/greetings.jsonl')),
   };
   const answers = {};
   for (const [name, rows] of Object.entries(sets)) {
@@ -119,6 +123,7 @@ try {
     numbers: scoreNumbers(sets.numbers, answers.numbers, t),
     eval: scoreListed(sets.eval, answers.eval, t),
     handwritten: scoreListed(sets.handwritten, answers.handwritten, t),
+    greetings: scoreListed(sets.greetings, answers.greetings, t),
   });
   // The service's default minimum, from its own answer to a request that names none.
   const probe = await (await postRedact(server.url, JSON.stringify({ text: 'x' }))).json();
@@ -134,12 +139,12 @@ try {
     return { min_score: t, heldout_spurious: s.heldout.all.spurious, heldout_worst_per_1000_words: s.heldout.all.worst_language_per_1000_words,
       numbers_spurious: s.numbers.all.spurious, numbers_worst_per_1000_words: s.numbers.all.worst_language_per_1000_words,
       eval_detected: s.eval.detected, eval_pii: s.eval.pii, eval_spurious: s.eval.spurious,
-      handwritten_percent: s.handwritten.percent,
+      handwritten_percent: s.handwritten.percent, greetings_detected: s.greetings.detected, greetings_pii: s.greetings.pii,
       // What the minimum costs and what it spares, by name: the PII it no longer covers.
-      eval_missed: s.eval.missed, handwritten_missed: s.handwritten.missed };
+      eval_missed: s.eval.missed, handwritten_missed: s.handwritten.missed, greetings_missed: s.greetings.missed };
   });
   const result = {
-    what: 'POST /redact through a served stage (the service\'s decoding and its default minimum score): held-out prose spurious entities per 1,000 words, eval corpus and hand-written PII covered; and the same answers with every entity (min_score 0) kept at several minimum scores',
+    what: 'POST /redact through a served stage (the service\'s decoding and its default minimum score): held-out prose spurious entities per 1,000 words, eval corpus, hand-written and greeting PII covered; and the same answers with every entity (min_score 0) kept at several minimum scores',
     stage,
     ...provenance(loadBefore),
     // --component FILE --model BXM: the model that component embeds (provenance reads assets/model's).
@@ -159,7 +164,8 @@ try {
   console.log(`wrote ${path.relative(root, out)}: held-out ${h.all.texts} texts, ${h.all.words} words, ${h.all.spurious} spurious ` +
     `(worst language ${h.all.worst_language_per_1000_words}/1000 words); numbers ${main.numbers.all.spurious} spurious ` +
     `(worst language ${main.numbers.all.worst_language_per_1000_words}/1000 words); eval ${main.eval.detected}/${main.eval.pii}, ` +
-    `${main.eval.spurious} spurious; hand-written ${main.handwritten.percent}%`);
+    `${main.eval.spurious} spurious; hand-written ${main.handwritten.percent}%; greetings ${main.greetings.detected}/${main.greetings.pii} ` +
+    `(missed: ${main.greetings.missed.join(', ') || 'none'})`);
   for (const s of study) console.log(`  min score ${s.min_score}: ${JSON.stringify(s)}`);
 } finally {
   await server.stop();
