@@ -394,6 +394,35 @@ export function withContext(r, cw, piece) {
     entities: piece.entities.map((e) => ({ ...e, start: e.start + shift, end: e.end + shift })) };
 }
 
+// A name as a letter or a chat message opens or closes on it: "Hallo Jan,", "Dear Maria Weber:",
+// "Thanks, Pieter!". Given and surnames come from faker's lists for the language, labelled
+// GIVEN_NAME and SURNAME; the greeting and the punctuation are O. A given name that is also one of
+// contextWords' ordinary words ("Jan" and "May" are months, "Domenica" a weekday, "France" a
+// country), which those words teach as O wherever they stand, is drawn a quarter of the time:
+// after a greeting, and before a surname, the same word is a name.
+export function greetingNames(lang, cw) {
+  const p = FAKERS[lang].rawDefinitions.person;
+  const given = [...new Set([...(p.first_name.generic ?? []), ...(p.first_name.female ?? []), ...(p.first_name.male ?? [])])];
+  const ordinary = new Set(Object.values(cw).flat().flatMap((w) => w.split(/[\s.,]+/)).filter(Boolean).map(capitalise));
+  return { given, surnames: p.last_name.generic, alsoWords: given.filter((n) => ordinary.has(n)) };
+}
+// Two labelled texts one after the other.
+function join(a, sep, b) {
+  const shift = cpLen(a.text + sep);
+  return { text: a.text + sep + b.text, entities: [...a.entities, ...b.entities.map((e) => ({ ...e, start: e.start + shift, end: e.end + shift }))] };
+}
+export function greetingPiece(r, cw, names) {
+  const first = names.alsoWords.length && r.chance(0.25) ? r.pick(names.alsoWords) : r.pick(names.given);
+  const greeting = capitalise(r.pick(cw.greetings));
+  const entities = [];
+  let text = greeting + r.pick([' ', ', ']);
+  const put = (word, label) => { const s = cpLen(text); text += word; entities.push({ start: s, end: cpLen(text), label }); };
+  put(first, 'GIVEN_NAME');
+  if (r.chance(0.35)) { text += ' '; put(r.pick(names.surnames), 'SURNAME'); }
+  text += r.pick([',', '!', ':', '', '.']);
+  return { text, entities };
+}
+
 // ---------------------------------------------------------------------------------------
 function arg(name, dflt) {
   const i = process.argv.indexOf('--' + name);
@@ -404,6 +433,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const share = { plain: 0.5, numbers: 0.2, pii: 0.3 };
   fs.mkdirSync(out, { recursive: true });
   const r = new V.Rng(4242);
+  const g = new V.Rng(4243);
   const synthetic = generateSplit(44, 12000);
   const clusters = Object.fromEntries(LANGS.map((l) => [l, []]));
   for (const row of synthetic) clusters[row.lang]?.push(...entityClusters(row));
@@ -411,6 +441,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   for (const lang of LANGS) {
     const seen = new Set();
     const cw = contextWords(lang);
+    const names = greetingNames(lang, cw);
     const ctx = (piece) => (r.chance(0.5) ? withContext(r, cw, piece) : piece);
     const st = stats[lang] = { paragraphs: 0, prose: 0, named: 0, kept: 0, pii: 0, numbers: 0, words: 0 };
     // Neighbouring paragraphs of one file make one text of 40 to about 200 words: a window
@@ -440,6 +471,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         const pieces = Array.from({ length: n }, () => wrap(r, ctx(r.pick(clusters[lang]))));
         if (r.chance(0.5)) pieces.push(wrap(r, ctx({ text: ordinaryNumber(r, lang), entities: [] })));
         row = insertAtWords(r, p, pieces);
+        // Half of these texts also greet someone: at the start, as a letter opens, or at the end. Drawn
+        // from a separate source, so that the rest of prose.jsonl stays as it was.
+        if (g.chance(0.5)) {
+          const piece = greetingPiece(g, cw, names);
+          row = g.chance(0.6) ? join(piece, ' ', row) : join(row, g.pick([' ', '\n']), piece);
+          st.greetings = (st.greetings || 0) + 1;
+        }
         st.pii++;
       }
       st.texts = (st.texts || 0) + 1;
