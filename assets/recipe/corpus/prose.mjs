@@ -12,6 +12,8 @@
 //                       from generate.mjs's texts of the same language, with their labels).
 //                       Half of the numbers and PII come with an ordinary word beside them (a
 //                       weekday, a month, a country, a role or title: contextWords), all O.
+//   OUT/messages.jsonl  short messages built from the same training prose: a greeting and a name
+//                       before a sentence or two, or a closing on a name after them (message()).
 //   OUT/heldout.jsonl   the held-out prose: GNOME's user help (gnome-user-docs), never trained on,
 //                       one text per help page, for the false-positive count of `make model-eval`.
 //
@@ -411,6 +413,7 @@ function join(a, sep, b) {
   const shift = cpLen(a.text + sep);
   return { text: a.text + sep + b.text, entities: [...a.entities, ...b.entities.map((e) => ({ ...e, start: e.start + shift, end: e.end + shift }))] };
 }
+const MESSAGES_PER_LANGUAGE = 1500;
 export function greetingPiece(r, cw, names) {
   const first = names.alsoWords.length && r.chance(0.25) ? r.pick(names.alsoWords) : r.pick(names.given);
   const greeting = capitalise(r.pick(cw.greetings));
@@ -421,6 +424,31 @@ export function greetingPiece(r, cw, names) {
   if (r.chance(0.35)) { text += ' '; put(r.pick(names.surnames), 'SURNAME'); }
   text += r.pick([',', '!', ':', '', '.']);
   return { text, entities };
+}
+
+// Short messages: a greeting and a name, then one or two sentences of the training prose, or the
+// sentences first and a closing on a name ("Thanks, Pieter!"). A request is often this short,
+// with nothing else personal in it, so the name is all the model has to find. One message in five
+// greets no one in particular ("Hello team,", "Dear customer,": all O), so a greeting alone does
+// not make the next word a name.
+const ADDRESSEES = {
+  en: 'team|all|everyone|folks|colleagues|Sir or Madam|there|friends',
+  de: 'zusammen|Team|alle|Kollegen|Kolleginnen und Kollegen|Damen und Herren|Leute',
+  fr: 'à tous|tout le monde|l’équipe|chers collègues|Madame, Monsieur|les amis',
+  es: 'a todos|equipo|compañeros|amigos|señores|a todas',
+  it: 'a tutti|team|colleghi|ragazzi|amici|a tutte',
+  nl: 'allemaal|team|collega’s|iedereen|beste mensen|lieve mensen',
+};
+const sentencesOf = (p) => p.split(/(?<=[.!?])\s+/).filter((x) => { const n = words(x).length; return n >= 3 && n <= 25; });
+export function message(r, cw, names, lang, sentences) {
+  const body = { text: Array.from({ length: r.int(1, 2) }, () => r.pick(sentences)).join(' '), entities: [] };
+  if (r.chance(0.2)) {
+    const who = r.chance(0.5) ? r.pick(ADDRESSEES[lang].split('|')) : r.pick(cw.roles);
+    const hello = { text: capitalise(r.pick(cw.greetings)) + r.pick([' ', ', ']) + who + r.pick([',', '!', ':', '']), entities: [] };
+    return join(hello, r.pick([' ', '\n']), body);
+  }
+  const piece = greetingPiece(r, cw, names);
+  return r.chance(0.6) ? join(piece, r.pick([' ', '\n', '\n\n']), body) : join(body, r.pick([' ', '\n', '\n\n']), piece);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -434,6 +462,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   fs.mkdirSync(out, { recursive: true });
   const r = new V.Rng(4242);
   const g = new V.Rng(4243);
+  const msgRng = new V.Rng(4244);
+  const messages = [];
   const synthetic = generateSplit(44, 12000);
   const clusters = Object.fromEntries(LANGS.map((l) => [l, []]));
   for (const row of synthetic) clusters[row.lang]?.push(...entityClusters(row));
@@ -459,6 +489,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       buf.push(p); bufWords += words(p).length;
     }
     flush();
+    const sentences = texts.flatMap((t) => sentencesOf(t.text));
+    for (let i = 0; i < MESSAGES_PER_LANGUAGE; i++) {
+      const m = message(msgRng, cw, names, lang, sentences);
+      messages.push({ text: m.text, lang, kind: 'message', entities: m.entities });
+    }
     for (const { text: p, source } of texts) {
       const kind = r.wpick([[share.plain, 'plain'], [share.numbers, 'numbers'], [share.pii, 'pii']]);
       let row = { text: p, entities: [] };
@@ -485,9 +520,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     }
   }
   fs.writeFileSync(path.join(out, 'prose.jsonl'), rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
+  fs.writeFileSync(path.join(out, 'messages.jsonl'), messages.map((x) => JSON.stringify(x)).join('\n') + '\n');
   const held = LANGS.flatMap(heldOutTexts);
   fs.writeFileSync(path.join(out, 'heldout.jsonl'), held.map((x) => JSON.stringify(x)).join('\n') + '\n');
   for (const [l, s] of Object.entries(stats)) console.error(`${l}: ${JSON.stringify(s)}`);
   const hw = held.reduce((n, t) => n + words(t.text).length, 0);
-  console.error(`prose.jsonl: ${rows.length} texts; heldout.jsonl: ${held.length} texts, ${hw} words`);
+  console.error(`prose.jsonl: ${rows.length} texts; messages.jsonl: ${messages.length} texts; heldout.jsonl: ${held.length} texts, ${hw} words`);
 }
