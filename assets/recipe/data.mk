@@ -9,7 +9,7 @@
 #   make tokdata        tokenise the corpus with the reference tokenizer -> $(RECIPE_WORK)/data/*.tok.jsonl
 #                       (+ o_text.*.tok.jsonl: fortune cookies without PII, all O;
 #                        + prose.tok.jsonl: real prose from Debian packages, see prose.mjs)
-#   make prose          real prose -> $(RECIPE_WORK)/corpus/prose.jsonl (training) and heldout.jsonl (never trained on)
+#   make prose          real prose -> $(RECIPE_WORK)/corpus/prose.jsonl and messages.jsonl (training), heldout.jsonl (never trained on)
 #   make numbers        number-heavy real prose (LibreOffice help, Debian Administrator's Handbook), halved by
 #                       document -> $(RECIPE_WORK)/corpus/numbers.jsonl (training) and numbers-heldout.jsonl
 #   make negatives      the training half's texts on which the committed model reports an entity (every one
@@ -64,11 +64,11 @@ tokenizer-install: $(RECIPE_WORK)/tokenizer/tokenizer.json
 
 ## the model: the corpora tokenised by the reference tokenizer -> assets/work/data/*.tok.jsonl
 tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.tok.jsonl $(RECIPE_WORK)/data/prose.tok.jsonl \
-	$(RECIPE_WORK)/data/numbers.tok.jsonl
+	$(RECIPE_WORK)/data/messages.tok.jsonl $(RECIPE_WORK)/data/numbers.tok.jsonl
 $(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
-## the model: real prose from Debian packages -> assets/work/corpus/prose.jsonl, heldout.jsonl
+## the model: real prose from Debian packages -> assets/work/corpus/prose.jsonl, messages.jsonl, heldout.jsonl
 prose: $(RECIPE_WORK)/corpus/prose.jsonl
 $(RECIPE_WORK)/corpus/prose.jsonl: $(RECIPE_DIR)/corpus/prose.mjs $(RECIPE_DIR)/corpus/generate.mjs $(RECIPE_DIR)/corpus/values.mjs \
 		$(RECIPE_DIR)/corpus/templates.mjs $(NODE_TOOLS)/node_modules/@faker-js/faker/package.json
@@ -77,6 +77,11 @@ $(RECIPE_WORK)/corpus/prose.jsonl: $(RECIPE_DIR)/corpus/prose.mjs $(RECIPE_DIR)/
 $(RECIPE_WORK)/data/prose.tok.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits prose
+# prose.mjs writes the short greeting messages (messages.jsonl) in the same run.
+$(RECIPE_WORK)/corpus/messages.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl
+$(RECIPE_WORK)/data/messages.tok.jsonl: $(RECIPE_WORK)/corpus/messages.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
+		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits messages
 # Number-heavy prose (numbers.mjs): the packages are downloaded and unpacked under the work tree, not
 # installed (LibreOffice's help would pull LibreOffice in). Pinned to Debian 12's versions by apt.
 NUMBERS_DEBS := libreoffice-help-en-us libreoffice-help-de libreoffice-help-fr libreoffice-help-es \
