@@ -64,7 +64,7 @@ tokenizer-install: $(RECIPE_WORK)/tokenizer/tokenizer.json
 
 ## the model: the corpora tokenised by the reference tokenizer -> assets/work/data/*.tok.jsonl
 tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.tok.jsonl $(RECIPE_WORK)/data/prose.tok.jsonl \
-	$(RECIPE_WORK)/data/messages.tok.jsonl $(RECIPE_WORK)/data/numbers.tok.jsonl
+	$(RECIPE_WORK)/data/messages.tok.jsonl $(RECIPE_WORK)/data/prose-greetings.tok.jsonl $(RECIPE_WORK)/data/numbers.tok.jsonl
 $(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
@@ -77,11 +77,13 @@ $(RECIPE_WORK)/corpus/prose.jsonl: $(RECIPE_DIR)/corpus/prose.mjs $(RECIPE_DIR)/
 $(RECIPE_WORK)/data/prose.tok.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits prose
-# prose.mjs writes the short greeting messages (messages.jsonl) in the same run.
-$(RECIPE_WORK)/corpus/messages.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl
-$(RECIPE_WORK)/data/messages.tok.jsonl: $(RECIPE_WORK)/corpus/messages.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
+# prose.mjs writes the short greeting messages (messages.jsonl) and the greeting texts of prose.jsonl
+# again (prose-greetings.jsonl) in the same run.
+$(RECIPE_WORK)/corpus/messages.jsonl $(RECIPE_WORK)/corpus/prose-greetings.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl
+$(RECIPE_WORK)/data/messages.tok.jsonl $(RECIPE_WORK)/data/prose-greetings.tok.jsonl: $(RECIPE_WORK)/data/%.tok.jsonl: \
+		$(RECIPE_WORK)/corpus/%.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
-		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits messages
+		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits $*
 # Number-heavy prose (numbers.mjs): the packages are downloaded and unpacked under the work tree, not
 # installed (LibreOffice's help would pull LibreOffice in). Pinned to Debian 12's versions by apt.
 NUMBERS_DEBS := libreoffice-help-en-us libreoffice-help-de libreoffice-help-fr libreoffice-help-es \

@@ -12,6 +12,7 @@
 //                       from generate.mjs's texts of the same language, with their labels).
 //                       Half of the numbers and PII come with an ordinary word beside them (a
 //                       weekday, a month, a country, a role or title: contextWords), all O.
+//   OUT/prose-greetings.jsonl  the texts of prose.jsonl that greet a name (greetingPiece), again.
 //   OUT/messages.jsonl  short messages built from the same training prose: a greeting and a name
 //                       before a sentence or two, or a closing on a name after them (message()).
 //   OUT/heldout.jsonl   the held-out prose: GNOME's user help (gnome-user-docs), never trained on,
@@ -464,6 +465,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const g = new V.Rng(4243);
   const msgRng = new V.Rng(4244);
   const messages = [];
+  const greeted = new Set(); // indices in rows of the texts that greet someone
   const synthetic = generateSplit(44, 12000);
   const clusters = Object.fromEntries(LANGS.map((l) => [l, []]));
   for (const row of synthetic) clusters[row.lang]?.push(...entityClusters(row));
@@ -512,6 +514,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
           const piece = greetingPiece(g, cw, names);
           row = g.chance(0.6) ? join(piece, ' ', row) : join(row, g.pick([' ', '\n']), piece);
           st.greetings = (st.greetings || 0) + 1;
+          greeted.add(rows.length);
         }
         st.pii++;
       }
@@ -521,6 +524,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   }
   fs.writeFileSync(path.join(out, 'prose.jsonl'), rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
   fs.writeFileSync(path.join(out, 'messages.jsonl'), messages.map((x) => JSON.stringify(x)).join('\n') + '\n');
+  // The greeting texts again, on their own, so that training can give them more weight (--extra).
+  fs.writeFileSync(path.join(out, 'prose-greetings.jsonl'), rows.filter((_, i) => greeted.has(i)).map((x) => JSON.stringify(x)).join('\n') + '\n');
   const held = LANGS.flatMap(heldOutTexts);
   fs.writeFileSync(path.join(out, 'heldout.jsonl'), held.map((x) => JSON.stringify(x)).join('\n') + '\n');
   for (const [l, s] of Object.entries(stats)) console.error(`${l}: ${JSON.stringify(s)}`);
