@@ -414,7 +414,6 @@ function join(a, sep, b) {
   const shift = cpLen(a.text + sep);
   return { text: a.text + sep + b.text, entities: [...a.entities, ...b.entities.map((e) => ({ ...e, start: e.start + shift, end: e.end + shift }))] };
 }
-const MESSAGES_PER_LANGUAGE = 1500;
 export function greetingPiece(r, cw, names) {
   const first = names.alsoWords.length && r.chance(0.25) ? r.pick(names.alsoWords) : r.pick(names.given);
   const greeting = capitalise(r.pick(cw.greetings));
@@ -440,6 +439,7 @@ const ADDRESSEES = {
   it: 'a tutti|team|colleghi|ragazzi|amici|a tutte',
   nl: 'allemaal|team|collega’s|iedereen|beste mensen|lieve mensen',
 };
+const MESSAGES_PER_LANGUAGE = 1500;
 const sentencesOf = (p) => p.split(/(?<=[.!?])\s+/).filter((x) => { const n = words(x).length; return n >= 3 && n <= 25; });
 export function message(r, cw, names, lang, sentences) {
   const body = { text: Array.from({ length: r.int(1, 2) }, () => r.pick(sentences)).join(' '), entities: [] };
