@@ -8,8 +8,10 @@
 #                       of one such run: `make tokenizer-install` replaces it (do not, once a model exists)
 #   make tokdata        tokenise the corpus with the reference tokenizer -> $(RECIPE_WORK)/data/*.tok.jsonl
 #                       (+ o_text.*.tok.jsonl: fortune cookies without PII, all O;
-#                        + prose.tok.jsonl: real prose from Debian packages, see prose.mjs)
-#   make prose          real prose -> $(RECIPE_WORK)/corpus/prose.jsonl and messages.jsonl (training), heldout.jsonl (never trained on)
+#                        + prose.tok.jsonl: real prose from Debian packages, see prose.mjs;
+#                        + messages.tok.jsonl, prose-greetings.tok.jsonl: names after greetings, see prose.mjs)
+#   make prose          real prose -> $(RECIPE_WORK)/corpus/prose.jsonl, prose-greetings.jsonl, messages.jsonl (training),
+#                       heldout.jsonl (never trained on)
 #   make numbers        number-heavy real prose (LibreOffice help, Debian Administrator's Handbook), halved by
 #                       document -> $(RECIPE_WORK)/corpus/numbers.jsonl (training) and numbers-heldout.jsonl
 #   make negatives      the training half's texts on which the committed model reports an entity (every one
@@ -68,7 +70,7 @@ tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.to
 $(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
-## the model: real prose from Debian packages -> assets/work/corpus/prose.jsonl, messages.jsonl, heldout.jsonl
+## the model: real prose from Debian packages -> assets/work/corpus/prose.jsonl (+ greetings, messages), heldout.jsonl
 prose: $(RECIPE_WORK)/corpus/prose.jsonl
 $(RECIPE_WORK)/corpus/prose.jsonl: $(RECIPE_DIR)/corpus/prose.mjs $(RECIPE_DIR)/corpus/generate.mjs $(RECIPE_DIR)/corpus/values.mjs \
 		$(RECIPE_DIR)/corpus/templates.mjs $(NODE_TOOLS)/node_modules/@faker-js/faker/package.json
