@@ -167,8 +167,8 @@ bool opens_nothing_inside(std::string_view text, std::size_t begin, std::size_t 
 // Moves the end of `range` back over what the sentence put after the entity:
 // sentence punctuation, and brackets or quotes that close nothing the entity
 // opened ("(030 1234567)." ends at "7"), as long as a letter, digit or mark
-// comes before the new end (a range of punctuation alone is left as the model
-// gave it). Punctuation inside the entity ("example.com", "(415) 555-0132")
+// comes before the new end (a range of punctuation alone is left for
+// is_punctuation_only to drop). Punctuation inside the entity ("example.com", "(415) 555-0132")
 // and a bracket the entity opened stay.
 void drop_trailing_punctuation(std::string_view text, ByteRange& range) {
     std::size_t end = range.end;
@@ -198,6 +198,19 @@ void drop_leading_openers(std::string_view text, ByteRange& range) {
         if (!is_letter_digit_or_mark(bx::words::class_of(bx::utf8::decode(text, after)))) break;
         range.begin = next;
     }
+}
+
+// True when `range` holds nothing but punctuation (General_Category P) and
+// white space: a "¡" or a "--" the model labelled on its own. Punctuation is
+// never personal data, so such an entity hides nothing, and redacting it would
+// take the sentence's punctuation ("¡Hola" losing its "¡"). Symbols do not
+// count: one may read as a letter to the model once normalised.
+bool is_punctuation_only(std::string_view text, ByteRange range) {
+    for (std::size_t i = range.begin; i < range.end;) {
+        const bx::words::WordClass c = bx::words::class_of(bx::utf8::decode(text, i));
+        if (c != bx::words::WordClass::Punctuation && c != bx::words::WordClass::Space) return false;
+    }
+    return true;
 }
 
 }  // namespace
@@ -241,6 +254,9 @@ std::vector<Entity> locate_entities(std::string_view text, const std::vector<Tok
         // mutation-point: sentence-punctuation
         drop_trailing_punctuation(text, range);
         drop_leading_openers(text, range);
+        // The entity tests and their mutant (bx_punctuation_only_mutant_tests) check this.
+        // mutation-point: punctuation-only
+        if (is_punctuation_only(text, range)) continue;
 
         placed.push_back({range, span.type, span.score, span.probability_sum, span.tokens()});
         // Merge backwards while the newest overlaps the one before it; this

@@ -6,7 +6,9 @@
 // table): White_Space; General_Category L or N (letters and digits), M
 // (marks); and, among the letters and digits, those of scripts written
 // without spaces between words, where we cannot find word boundaries without
-// a dictionary and so treat each character as a word of its own.
+// a dictionary and so treat each character as a word of its own; and
+// General_Category P (punctuation), told apart from the other characters that
+// are none of these (symbols, controls) for entities.cpp.
 // Run: node common/text/gen_word_table.mjs
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +18,7 @@ import { classRuns, cppRangeArray } from './unicode_table.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 // Class numbers: keep in step with WordClass in words.hpp.
-const C = { Other: 0, Space: 1, Letter: 2, Mark: 3, Spaceless: 4 };
+const C = { Other: 0, Space: 1, Letter: 2, Mark: 3, Spaceless: 4, Punctuation: 5 };
 const spacelessScripts = ['Han', 'Hiragana', 'Katakana', 'Bopomofo', 'Yi', 'Thai', 'Lao', 'Khmer',
                           'Myanmar', 'Tai_Tham', 'Tai_Le', 'New_Tai_Lue'];
 const spaceless = new RegExp(spacelessScripts.map((s) => `\\p{Script=${s}}`).join('|'), 'u');
@@ -26,6 +28,7 @@ function classOf(cp) {
   if (/\p{White_Space}/u.test(x)) return C.Space;
   if (/\p{M}/u.test(x)) return C.Mark;
   if (/[\p{L}\p{N}]/u.test(x)) return spaceless.test(x) ? C.Spaceless : C.Letter;
+  if (/\p{P}/u.test(x)) return C.Punctuation;
   return C.Other;
 }
 

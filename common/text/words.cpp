@@ -12,6 +12,10 @@ WordClass class_of(char32_t c) {
     if (c < 0x80) {
         if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) return WordClass::Letter;
         if (c == ' ' || (c >= 0x09 && c <= 0x0D)) return WordClass::Space;
+        // General_Category P in ASCII; $ + < = > ^ ` | ~ are symbols.
+        if (std::string_view(R"(!"#%&'()*,-./:;?@[\]_{})").find(static_cast<char>(c)) != std::string_view::npos) {
+            return WordClass::Punctuation;
+        }
         return WordClass::Other;
     }
     return bx::text::lookup_range(kWordClassRanges, kWordClassRangeCount, c, WordClass::Other);
@@ -62,6 +66,7 @@ WordMap::WordMap(std::string_view text) {
                 end = i;
                 break;
             case WordClass::Other:
+            case WordClass::Punctuation:
                 if (spaceless_open) close();
                 break;
         }

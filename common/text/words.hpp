@@ -26,7 +26,12 @@
 
 namespace bx::words {
 
-enum class WordClass : std::uint8_t { Other, Space, Letter, Mark, Spaceless };
+// Punctuation (General_Category P) is apart from the other characters that are
+// neither letters, digits nor marks (symbols, controls) for one reason: an
+// entity made of punctuation alone hides nothing personal (entities.cpp drops
+// it), while a symbol may read as a letter to the model once normalised (NFKC
+// makes the circled "Ⓐ" an "A"). For the words themselves both are the same.
+enum class WordClass : std::uint8_t { Other, Space, Letter, Mark, Spaceless, Punctuation };
 
 struct WordClassRange {
     char32_t first;

@@ -355,7 +355,7 @@ TEST_CASE("an entity does not take the sentence's punctuation after it", "[bioes
     REQUIRE(found.size() == 1);
     CHECK(found[0].text == "030 1234567");
     // Inner punctuation stays ("example.com"), only the trailing "," goes; a
-    // span of punctuation alone is kept as the model gave it.
+    // span of a symbol alone is kept as the model gave it.
     const std::string mail = "Write anna@example.com, please (+)";
     const std::vector<ByteRange> mail_tokens{{0, 5}, {5, 22}, {22, 23}, {23, 30}, {30, 32}, {32, 33}, {33, 34}};
     const std::vector<TokenSpan> address{{1, 2, kCity, 0.5f, 1.0f}, {5, 5, kCity, 0.5f, 0.5f}};
@@ -385,12 +385,34 @@ TEST_CASE("an entity does not take a bracket or quote it did not open", "[bioes]
     CHECK(q[1].text == "Weber");
     CHECK(q[2].text == "(415) 555-0132");
     // Brackets around the whole entity are the sentence's, those inside it
-    // stay, and a lone bracket the model labelled alone is left as it was.
+    // stay.
     const std::string inner = "ticket [a(b)c] )";
     const std::vector<ByteRange> i_tokens{{0, 6}, {6, 14}, {14, 15}, {15, 16}};
-    const std::vector<TokenSpan> i_spans{{1, 1, kCity, 0.5f, 0.5f}, {3, 3, kCity, 0.5f, 0.5f}};
+    const std::vector<TokenSpan> i_spans{{1, 1, kCity, 0.5f, 0.5f}};
     const auto kept = locate_entities(inner, i_spans, i_tokens, s);
-    REQUIRE(kept.size() == 2);
+    REQUIRE(kept.size() == 1);
     CHECK(kept[0].text == "a(b)c");
-    CHECK(kept[1].text == ")");
+}
+
+TEST_CASE("an entity of punctuation alone is dropped", "[bioes][entities][punctuation-only]") {
+    const LabelScheme s = format_scheme();
+    // "¡Hola Diego!" with "¡" a span of its own before the name's: the "¡"
+    // stays in the text, the name is hidden.
+    const std::string hola = "\u00A1Hola Diego!";
+    const std::vector<ByteRange> tokens{{0, 2}, {2, 6}, {6, 12}, {12, 13}};
+    const std::vector<TokenSpan> spans{{0, 0, kCity, 0.5f, 0.5f}, {1, 2, kCity, 0.5f, 1.0f}};
+    const auto found = locate_entities(hola, spans, tokens, s);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].text == "Hola Diego");
+    CHECK(redact_entities(hola, found) == "\u00A1[CITY]!");
+    // Dashes, a bracket, an ellipsis and spaces between them: all punctuation,
+    // all dropped. A symbol ("+", "\u24B6" circled A) is kept: it may be a letter to the model.
+    const std::string marks = "a -- ) \u2026 ( ] b + \u24B6";
+    const std::vector<ByteRange> m_tokens{{0, 1}, {1, 4}, {4, 6}, {6, 10}, {10, 12}, {12, 14}, {14, 16}, {16, 18}, {18, 22}};
+    const std::vector<TokenSpan> m_spans{{1, 1, kCity, 0.5f, 0.5f}, {2, 5, kCity, 0.5f, 2.0f},
+                                         {7, 7, kCity, 0.5f, 0.5f}, {8, 8, kCity, 0.5f, 0.5f}};
+    const auto kept = locate_entities(marks, m_spans, m_tokens, s);
+    REQUIRE(kept.size() == 2);
+    CHECK(kept[0].text == "+");
+    CHECK(kept[1].text == "\u24B6");
 }

@@ -86,7 +86,7 @@ TEST_CASE("words: first_from() and class_before()", "[words]") {
     CHECK(map.first_from(9) == nullptr);
     CHECK(bx::words::class_before(text, 0) == bx::words::WordClass::Other);
     CHECK(bx::words::class_before(text, 1) == bx::words::WordClass::Letter);  // a
-    CHECK(bx::words::class_before(text, 3) == bx::words::WordClass::Other);   // ,
+    CHECK(bx::words::class_before(text, 3) == bx::words::WordClass::Punctuation);  // ,
     CHECK(bx::words::class_before(text, 4) == bx::words::WordClass::Space);
     CHECK(bx::words::class_before(text, 7) == bx::words::WordClass::Letter);  // é, two bytes back
     CHECK(bx::words::class_before(text, 99) == bx::words::WordClass::Other);
