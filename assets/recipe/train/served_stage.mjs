@@ -1,5 +1,5 @@
 // served_stage.mjs: what the recipe's scripts that talk to POST /redact share: their command-line
-// options and the component they serve (service_eval.mjs, mine_negatives.mjs).
+// options and the component they serve (service_eval.mjs, mine_negatives.mjs, probe_texts.mjs).
 //
 //   --stage NN         that stage's component (default: the last stage, the fastest; every stage's
 //                      logits are stage 00's bit for bit, so any gives the same answers)
