@@ -12,7 +12,10 @@ WordClass class_of(char32_t c) {
     if (c < 0x80) {
         if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) return WordClass::Letter;
         if (c == ' ' || (c >= 0x09 && c <= 0x0D)) return WordClass::Space;
-        // General_Category P in ASCII; $ + < = > ^ ` | ~ are symbols.
+        // General_Category P in ASCII; $ + < = > ^ ` | ~ are symbols. The word
+        // tests and their mutant (bx_ascii_shortcut_mutant_tests) check this
+        // list against the generated table.
+        // mutation-point: ascii-punctuation
         if (std::string_view(R"(!"#%&'()*,-./:;?@[\]_{})").find(static_cast<char>(c)) != std::string_view::npos) {
             return WordClass::Punctuation;
         }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/text/range_table.hpp"
 #include "common/text/words.hpp"
 
 using bx::words::WordMap;
@@ -99,4 +100,15 @@ TEST_CASE("words: a range that cuts a word is widened to all of it", "[words]") 
     CHECK(widened("Mail anna.weber@example.com.", "weber@exa") == "anna.weber@example.com");
     CHECK(widened("Ask Anna Weber today", "Anna") == "Anna");  // already whole: unchanged
     CHECK(widened("Call (030) 1234", "030") == "030");        // brackets are not part of it
+}
+
+TEST_CASE("words: the ASCII shortcut of class_of() agrees with the generated table", "[words][ascii-shortcut]") {
+    // class_of() answers ASCII from a hand-written list (most text is ASCII);
+    // the table, generated from Unicode's data, is the authority.
+    for (char32_t c = 0; c < 0x80; ++c) {
+        const bx::words::WordClass table = bx::text::lookup_range(
+            bx::words::kWordClassRanges, bx::words::kWordClassRangeCount, c, bx::words::WordClass::Other);
+        INFO("code point " << static_cast<unsigned>(c));
+        CHECK(bx::words::class_of(c) == table);
+    }
 }
