@@ -409,11 +409,14 @@ const givenNamesOf = (p) => [...new Set([...(p.first_name.generic ?? []), ...(p.
 // lists for other countries (one word each, Latin script): names the six languages' lists lack.
 const WORLD = ['fakerEN_IN', 'fakerEN_NG', 'fakerEN_GH', 'fakerEN_ZA', 'fakerTR', 'fakerPL', 'fakerPT_BR', 'fakerSV',
   'fakerCS_CZ', 'fakerFI', 'fakerDA', 'fakerHR', 'fakerRO', 'fakerHU', 'fakerSK', 'fakerNB_NO', 'fakerID_ID'];
+let world = null;  // worldNames(), made once for all six languages
 function worldNames() {
+  if (world) return world;
   const oneWord = (w) => /^\p{Lu}[\p{Ll}'’-]+$/u.test(w);
   const people = WORLD.map((k) => Faker[k].rawDefinitions.person);
-  return { given: [...new Set(people.flatMap(givenNamesOf))].filter(oneWord),
+  world = { given: [...new Set(people.flatMap(givenNamesOf))].filter(oneWord),
     surnames: [...new Set(people.flatMap((p) => [...(p.last_name.generic ?? []), ...(p.last_name.male ?? [])]))].filter(oneWord) };
+  return world;
 }
 export function greetingNames(lang, cw) {
   const p = FAKERS[lang].rawDefinitions.person;
