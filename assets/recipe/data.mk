@@ -14,6 +14,7 @@
 #                       heldout.jsonl (never trained on)
 #   make numbers        number-heavy real prose (LibreOffice help, Debian Administrator's Handbook), halved by
 #                       document -> $(RECIPE_WORK)/corpus/numbers.jsonl (training) and numbers-heldout.jsonl
+#   make help-pages     help pages without numbers (the same manuals' training half) -> $(RECIPE_WORK)/corpus/help.jsonl
 #   make negatives      the training half's texts on which the committed model reports an entity (every one
 #                       is spurious) -> $(RECIPE_WORK)/corpus/negatives.jsonl, hard negatives for the trainer
 
@@ -34,7 +35,7 @@ RECIPE_APT := python3-torch libopenblas0-openmp python3-sentencepiece python3-nu
 	wamerican wfrench wngerman wspanish witalian wdutch fortunes fortunes-de fortunes-it fortunes-es \
 	$(RECIPE_PROSE_APT)
 
-.PHONY: setup-recipe corpus prose numbers negatives tokenizer tokenizer-install tokdata
+.PHONY: setup-recipe corpus prose numbers help-pages negatives tokenizer tokenizer-install tokdata
 
 ## the model: the recipe's Debian packages (torch, sentencepiece, word lists, fortunes, prose) and npm tools
 setup-recipe:
@@ -102,6 +103,15 @@ $(RECIPE_WORK)/corpus/numbers.jsonl: $(RECIPE_DIR)/corpus/numbers.mjs $(RECIPE_D
 $(RECIPE_WORK)/data/numbers.tok.jsonl: $(RECIPE_WORK)/corpus/numbers.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits numbers
+# Help pages without numbers (help.mjs): the other paragraphs of the same two manuals' training half.
+## the model: help pages without numbers (the manuals' training half) -> assets/work/corpus/help.jsonl
+help-pages: $(RECIPE_WORK)/data/help.tok.jsonl
+$(RECIPE_WORK)/corpus/help.jsonl: $(RECIPE_DIR)/corpus/help.mjs $(RECIPE_DIR)/corpus/numbers.mjs $(RECIPE_DIR)/corpus/prose.mjs \
+		$(NODE_TOOLS)/node_modules/@faker-js/faker/package.json | $(RECIPE_WORK)/debs/root/usr/share/libreoffice/help
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/corpus/help.mjs --root $(RECIPE_WORK)/debs/root --out $(RECIPE_WORK)/corpus
+$(RECIPE_WORK)/data/help.tok.jsonl: $(RECIPE_WORK)/corpus/help.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
+		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits help
 # Hard negatives: what the model in assets/model marks in the training half's plain texts (mine_negatives.mjs
 # asks the last stage's service). Mined once, before training; the trainer reads negatives.tok.jsonl.
 ## the model: hard negatives, what the committed model marks in training texts -> assets/work/data/negatives.tok.jsonl

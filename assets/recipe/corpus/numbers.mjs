@@ -45,7 +45,7 @@ const MIN_WORDS = 30, MAX_WORDS = 160;
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
 const words = (s) => s.split(' ').filter(Boolean);
 const cpLen = (s) => [...s].length;
-const hasContactData = (p) => /@|:\/\/|www\.|\b\d{1,3}(\.\d{1,3}){3}\b|\b[0-9a-f]{1,4}(:[0-9a-f]{0,4}){3,7}\b/i.test(p);
+export const hasContactData = (p) => /@|:\/\/|www\.|\b\d{1,3}(\.\d{1,3}){3}\b|\b[0-9a-f]{1,4}(:[0-9a-f]{0,4}){3,7}\b/i.test(p);
 
 // A paragraph of prose with a number in it, not a formula, a command or a table row.
 export function numberProse(p) {
@@ -87,7 +87,7 @@ export function namesPlace(p) {
 const stripTags = (s) => squash(decodeXml(s.replace(/<[^>]*>/g, ' '))).replace(/\s+([.,;:!?)])/g, '$1').replace(/\(\s+/g, '(');
 
 const HELP_LANG = { en: 'en-US', de: 'de', fr: 'fr', es: 'es', it: 'it', nl: 'nl' };
-function libreofficeDocs(root, lang) {
+export function libreofficeDocs(root, lang) {
   const dir = path.join(root, 'usr/share/libreoffice/help', HELP_LANG[lang]);
   return listFiles(dir, (n) => n.endsWith('.html')).map((f) => {
     const src = fs.readFileSync(f, 'utf8');
@@ -98,7 +98,7 @@ function libreofficeDocs(root, lang) {
   });
 }
 const HANDBOOK_LANG = { en: 'en-US', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', it: 'it-IT', nl: 'nl-NL' };
-function handbookDocs(root, lang) {
+export function handbookDocs(root, lang) {
   const dir = path.join(root, 'usr/share/doc/debian-handbook/html', HANDBOOK_LANG[lang]);
   return listFiles(dir, (n) => n.endsWith('.html')).map((f) => {
     const src = fs.readFileSync(f, 'utf8').replace(/<pre\b[\s\S]*?<\/pre>/g, ' ');
@@ -150,14 +150,14 @@ export function numberKinds(text) {
 // ---------------------------------------------------------------------------------------
 // PII written into a training text: entity clusters of the same language, sometimes set in
 // brackets or quotes or followed by punctuation, so the model learns where an entity ends.
-function wrapped(r, piece) {
+export function wrapped(r, piece) {
   const w = r.wpick([[8, ['', '']], [2, ['(', ')']], [1, ['[', ']']], [1, ['"', '"']], [1, ['«', '»']], [1, ['„', '“']],
     [2, ['', ',']], [1, ['', '.']], [1, ['', ';']], [1, ['', ':']], [1, ['(', '),']], [1, ['', ')']]]);
   return { text: w[0] + piece.text + w[1], entities: piece.entities.map((e) => ({ ...e, start: e.start + cpLen(w[0]), end: e.end + cpLen(w[0]) })) };
 }
 
 // Neighbouring paragraphs of one document make one text of MIN_WORDS to about MAX_WORDS words.
-function textsOf(r, docs, keep) {
+export function textsOf(r, docs, keep) {
   const texts = [];
   for (const d of docs) {
     let buf = [], n = 0;
