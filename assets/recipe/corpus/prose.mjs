@@ -15,7 +15,10 @@
 //   OUT/prose-greetings.jsonl  the texts of prose.jsonl that greet a name (greetingPiece), again.
 //   OUT/messages.jsonl  short messages built from the same training prose: a greeting and a name
 //                       before a sentence or two, or a closing on a name after them, or a whole
-//                       name between a preposition and a verb phrase (message()).
+//                       name between a preposition and a verb phrase, half the time with a field word
+//                       and a value before it and another value after (message(), nameClause()).
+//   OUT/records.jsonl   a record's sentence (a field, a value, a whole name, a verb phrase, maybe another
+//                       value) alone or beside sentences of the training prose (recordMessage()).
 //   OUT/heldout.jsonl   the held-out prose: GNOME's user help (gnome-user-docs), never trained on,
 //                       one text per help page, for the false-positive count of `make model-eval`.
 //
@@ -237,6 +240,9 @@ function nameSet() {
   return set;
 }
 const NAMES = nameSet();
+const NAMES_FOLDED = new Set([...NAMES].map((n) => n.toLocaleLowerCase()));
+// Whether a word, in any case, is a name, city or state of faker's lists ("Raphaël", "paul").
+export const isListedName = (w) => NAMES_FOLDED.has(w.toLocaleLowerCase());
 // Capitalised words that are not the first of a sentence.
 export function mentionsName(p) {
   const re = /(^|[\s(«"“„‘'])(\p{Lu}[\p{L}'’-]+)/gu;
@@ -424,9 +430,9 @@ export function greetingNames(lang, cw) {
   const ordinary = new Set(Object.values(cw).flat().flatMap((w) => w.split(/[\s.,]+/)).filter(Boolean).map(capitalise));
   return { given, surnames: p.last_name.generic, alsoWords: given.filter((n) => ordinary.has(n)), world: worldNames() };
 }
-// The share of names drawn from WORLD (round 10 of the recipe README was made with 0: the same
-// random draws, every name from the language's own lists).
-const WORLD_NAME_SHARE = 0.2;
+// The share of names drawn from WORLD: 0.2 in round 9 of the recipe README, 0 since round 10 (the
+// same random draws, every name from the language's own lists), whose "García" was surer.
+const WORLD_NAME_SHARE = 0;
 const givenName = (r, names) => (r.chance(WORLD_NAME_SHARE) ? r.pick(names.world.given) : r.pick(names.given));
 const surname = (r, names) => (r.chance(WORLD_NAME_SHARE) ? r.pick(names.world.surnames) : r.pick(names.surnames));
 // Two labelled texts one after the other.
@@ -454,14 +460,42 @@ export function greetingPiece(r, cw, names) {
 // A whole name inside a clause, between ordinary words: a preposition before it and a verb phrase
 // after it ("de Pablo García fue rechazada.", "van Sanne Bakker heeft gebeld."). Both words are O:
 // the name ends where the verb begins.
-export function nameClause(r, cw, names) {
-  const t = labelledText(capitalise(r.pick(cw.prepositions)) + ' ');
+// Half the time the clause is a record's sentence, with other values around the name: a field word
+// and a value before it, a preposition and a value after the verb ("Konto DE.. von Jan Berg wurde
+// abgelehnt über 10.1.2.3"). In the synthetic forms a card or account number beside a name is often
+// followed by a second surname; here the word after the surname is a verb, so the name ends there.
+function putValue(t, value) {
+  const shift = cpLen(t.text);
+  t.text += value.text;
+  t.entities.push(...value.entities.map((e) => ({ ...e, start: e.start + shift, end: e.end + shift })));
+}
+// `twoSurnames`: the share of names given a second surname, as Spanish names often have (records.jsonl).
+export function nameClause(r, cw, names, values = [], record = values.length > 0 && r.chance(0.5), twoSurnames = 0) {
+  const t = labelledText('');
+  if (record) {
+    t.add(capitalise(r.pick(cw.fields)) + ' ');
+    putValue(t, r.pick(values));
+    t.add(' ' + r.pick(cw.prepositions) + ' ');
+  } else {
+    t.add(capitalise(r.pick(cw.prepositions)) + ' ');
+  }
   t.put(givenName(r, names), 'GIVEN_NAME');
   t.add(' ');
   t.put(surname(r, names), 'SURNAME');
-  t.add(' ' + r.pick(cw.verbs) + r.pick(['.', '.', ',', '']));
+  if (twoSurnames > 0 && r.chance(twoSurnames)) { t.add(' '); t.put(surname(r, names), 'SURNAME'); }
+  t.add(' ' + r.pick(cw.verbs));
+  if (record && r.chance(0.5)) {
+    t.add(' ' + r.pick(cw.prepositions) + ' ');
+    putValue(t, r.pick(values));
+  }
+  t.add(r.pick(['.', '.', ',', '']));
   return { text: t.text, entities: t.entities };
 }
+// The values a record's sentence may hold: single entities of the kinds a form puts beside a name.
+const RECORD_LABELS = new Set(['EMAIL', 'PHONE', 'URL', 'IP_ADDRESS', 'CREDIT_CARD', 'BANK_ACCOUNT', 'ROUTING_NUMBER', 'SSN',
+  'TAX_ID', 'GOVERNMENT_ID', 'PASSPORT', 'DRIVERS_LICENSE']);
+export const recordValues = (clusters) => clusters.filter((c) => c.entities.length === 1 && RECORD_LABELS.has(c.entities[0].label)
+  && c.entities[0].start === 0 && c.entities[0].end === cpLen(c.text));
 
 // Short messages: a greeting and a name, then one or two sentences of the training prose, or the
 // sentences first and a closing on a name ("Thanks, Pieter!"). A request is often this short,
@@ -479,15 +513,27 @@ const ADDRESSEES = {
 };
 const MESSAGES_PER_LANGUAGE = 1500;
 const sentencesOf = (p) => p.split(/(?<=[.!?])\s+/).filter((x) => { const n = words(x).length; return n >= 3 && n <= 25; });
-export function message(r, cw, names, lang, sentences) {
+export function message(r, cw, names, lang, sentences, values = []) {
   const body = { text: Array.from({ length: r.int(1, 2) }, () => r.pick(sentences)).join(' '), entities: [] };
   if (r.chance(0.2)) {
     const who = r.chance(0.5) ? r.pick(ADDRESSEES[lang].split('|')) : r.pick(cw.roles);
     const hello = { text: capitalise(r.pick(cw.greetings)) + r.pick([' ', ', ']) + who + r.pick([',', '!', ':', '']), entities: [] };
     return join(hello, r.pick([' ', '\n']), body);
   }
-  const piece = r.chance(0.25) ? nameClause(r, cw, names) : greetingPiece(r, cw, names);
+  const piece = r.chance(0.25) ? nameClause(r, cw, names, values) : greetingPiece(r, cw, names);
   return r.chance(0.6) ? join(piece, r.pick([' ', '\n', '\n\n']), body) : join(body, r.pick([' ', '\n', '\n\n']), piece);
+}
+
+// Records: a record's sentence (nameClause with values around the name) alone, or before or after a
+// sentence or two of the training prose. Spanish names get a second surname two times in five, so the
+// model learns to end a name on the word after it, one surname or two.
+const RECORDS_PER_LANGUAGE = 1000;
+export function recordMessage(r, cw, names, lang, sentences, values) {
+  const piece = nameClause(r, cw, names, values, true, lang === 'es' ? 0.4 : 0);
+  const where = r.wpick([[1, 'alone'], [2, 'first'], [2, 'last']]);
+  if (where === 'alone') return piece;
+  const body = { text: Array.from({ length: r.int(1, 2) }, () => r.pick(sentences)).join(' '), entities: [] };
+  return where === 'first' ? join(piece, r.pick([' ', '\n']), body) : join(body, r.pick([' ', '\n']), piece);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -502,7 +548,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const r = new V.Rng(4242);
   const g = new V.Rng(4243);
   const msgRng = new V.Rng(4244);
-  const messages = [];
+  const recRng = new V.Rng(4245);
+  const messages = [], records = [];
   const greeted = new Set(); // indices in rows of the texts that greet someone
   const synthetic = generateSplit(44, 12000);
   const clusters = Object.fromEntries(LANGS.map((l) => [l, []]));
@@ -530,9 +577,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     }
     flush();
     const sentences = texts.flatMap((t) => sentencesOf(t.text));
+    const values = recordValues(clusters[lang]);
     for (let i = 0; i < MESSAGES_PER_LANGUAGE; i++) {
-      const m = message(msgRng, cw, names, lang, sentences);
+      const m = message(msgRng, cw, names, lang, sentences, values);
       messages.push({ text: m.text, lang, kind: 'message', entities: m.entities });
+    }
+    for (let i = 0; i < RECORDS_PER_LANGUAGE && values.length; i++) {
+      const m = recordMessage(recRng, cw, names, lang, sentences, values);
+      records.push({ text: m.text, lang, kind: 'record', entities: m.entities });
     }
     for (const { text: p, source } of texts) {
       const kind = r.wpick([[share.plain, 'plain'], [share.numbers, 'numbers'], [share.pii, 'pii']]);
@@ -562,6 +614,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   }
   fs.writeFileSync(path.join(out, 'prose.jsonl'), rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
   fs.writeFileSync(path.join(out, 'messages.jsonl'), messages.map((x) => JSON.stringify(x)).join('\n') + '\n');
+  fs.writeFileSync(path.join(out, 'records.jsonl'), records.map((x) => JSON.stringify(x)).join('\n') + '\n');
   // The greeting texts again, on their own, so that training can give them more weight (--extra).
   fs.writeFileSync(path.join(out, 'prose-greetings.jsonl'), rows.filter((_, i) => greeted.has(i)).map((x) => JSON.stringify(x)).join('\n') + '\n');
   const held = LANGS.flatMap(heldOutTexts);
