@@ -9,7 +9,8 @@
 #   make tokdata        tokenise the corpus with the reference tokenizer -> $(RECIPE_WORK)/data/*.tok.jsonl
 #                       (+ o_text.*.tok.jsonl: fortune cookies without PII, all O;
 #                        + prose.tok.jsonl: real prose from Debian packages, see prose.mjs;
-#                        + messages.tok.jsonl, prose-greetings.tok.jsonl: names after greetings, see prose.mjs)
+#                        + messages.tok.jsonl, prose-greetings.tok.jsonl: names after greetings, see prose.mjs;
+#                        + records.tok.jsonl: names in a record's sentence, see prose.mjs)
 #   make prose          real prose -> $(RECIPE_WORK)/corpus/prose.jsonl, prose-greetings.jsonl, messages.jsonl (training),
 #                       heldout.jsonl (never trained on)
 #   make numbers        number-heavy real prose (LibreOffice help, Debian Administrator's Handbook), halved by
@@ -67,7 +68,8 @@ tokenizer-install: $(RECIPE_WORK)/tokenizer/tokenizer.json
 
 ## the model: the corpora tokenised by the reference tokenizer -> assets/work/data/*.tok.jsonl
 tokdata: $(RECIPE_WORK)/data/train.tok.jsonl $(RECIPE_WORK)/data/o_text.train.tok.jsonl $(RECIPE_WORK)/data/prose.tok.jsonl \
-	$(RECIPE_WORK)/data/messages.tok.jsonl $(RECIPE_WORK)/data/prose-greetings.tok.jsonl $(RECIPE_WORK)/data/numbers.tok.jsonl
+	$(RECIPE_WORK)/data/messages.tok.jsonl $(RECIPE_WORK)/data/prose-greetings.tok.jsonl $(RECIPE_WORK)/data/numbers.tok.jsonl \
+	$(RECIPE_WORK)/data/records.tok.jsonl
 $(RECIPE_WORK)/data/train.tok.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data
@@ -80,10 +82,10 @@ $(RECIPE_WORK)/corpus/prose.jsonl: $(RECIPE_DIR)/corpus/prose.mjs $(RECIPE_DIR)/
 $(RECIPE_WORK)/data/prose.tok.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits prose
-# prose.mjs writes the short greeting messages (messages.jsonl) and the greeting texts of prose.jsonl
-# again (prose-greetings.jsonl) in the same run.
-$(RECIPE_WORK)/corpus/messages.jsonl $(RECIPE_WORK)/corpus/prose-greetings.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl
-$(RECIPE_WORK)/data/messages.tok.jsonl $(RECIPE_WORK)/data/prose-greetings.tok.jsonl: $(RECIPE_WORK)/data/%.tok.jsonl: \
+# prose.mjs writes the short greeting messages (messages.jsonl), the record sentences (records.jsonl)
+# and the greeting texts of prose.jsonl again (prose-greetings.jsonl) in the same run.
+$(RECIPE_WORK)/corpus/messages.jsonl $(RECIPE_WORK)/corpus/prose-greetings.jsonl $(RECIPE_WORK)/corpus/records.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl
+$(RECIPE_WORK)/data/messages.tok.jsonl $(RECIPE_WORK)/data/prose-greetings.tok.jsonl $(RECIPE_WORK)/data/records.tok.jsonl: $(RECIPE_WORK)/data/%.tok.jsonl: \
 		$(RECIPE_WORK)/corpus/%.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits $*
