@@ -16,6 +16,7 @@
 #   make numbers        number-heavy real prose (LibreOffice help, Debian Administrator's Handbook), halved by
 #                       document -> $(RECIPE_WORK)/corpus/numbers.jsonl (training) and numbers-heldout.jsonl
 #   make help-pages     help pages without numbers (the same manuals' training half) -> $(RECIPE_WORK)/corpus/help.jsonl
+#   make noisy          short labelled texts with a run of hostile characters -> $(RECIPE_WORK)/corpus/noisy.jsonl
 #   make negatives      the training half's texts on which the committed model reports an entity (every one
 #                       is spurious) -> $(RECIPE_WORK)/corpus/negatives.jsonl, hard negatives for the trainer
 
@@ -36,7 +37,7 @@ RECIPE_APT := python3-torch libopenblas0-openmp python3-sentencepiece python3-nu
 	wamerican wfrench wngerman wspanish witalian wdutch fortunes fortunes-de fortunes-it fortunes-es \
 	$(RECIPE_PROSE_APT)
 
-.PHONY: setup-recipe corpus prose numbers help-pages negatives tokenizer tokenizer-install tokdata
+.PHONY: setup-recipe corpus prose numbers help-pages noisy negatives tokenizer tokenizer-install tokdata
 
 ## the model: the recipe's Debian packages (torch, sentencepiece, word lists, fortunes, prose) and npm tools
 setup-recipe:
@@ -114,6 +115,16 @@ $(RECIPE_WORK)/corpus/help.jsonl: $(RECIPE_DIR)/corpus/help.mjs $(RECIPE_DIR)/co
 $(RECIPE_WORK)/data/help.tok.jsonl: $(RECIPE_WORK)/corpus/help.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits help
+# Labelled texts with a run of hostile characters between sentences (noisy.mjs): the names of the
+# short texts (records, messages, greetings) beside control, format and odd space characters.
+## the model: labelled short texts with hostile character runs -> assets/work/corpus/noisy.jsonl
+noisy: $(RECIPE_WORK)/data/noisy.tok.jsonl
+$(RECIPE_WORK)/corpus/noisy.jsonl: $(RECIPE_DIR)/corpus/noisy.mjs $(RECIPE_WORK)/corpus/prose.jsonl
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/corpus/noisy.mjs --count 4000 --out $@ \
+		--in $(RECIPE_WORK)/corpus/records.jsonl,$(RECIPE_WORK)/corpus/messages.jsonl,$(RECIPE_WORK)/corpus/prose-greetings.jsonl
+$(RECIPE_WORK)/data/noisy.tok.jsonl: $(RECIPE_WORK)/corpus/noisy.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
+		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits noisy
 # Hard negatives: what the model in assets/model marks in the training half's plain texts (mine_negatives.mjs
 # asks the last stage's service). Mined once, before training; the trainer reads negatives.tok.jsonl.
 ## the model: hard negatives, what the committed model marks in training texts -> assets/work/data/negatives.tok.jsonl
