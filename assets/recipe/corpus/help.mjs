@@ -24,16 +24,10 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
 import * as V from './values.mjs';
-import { generateSplit } from './generate.mjs';
-import { LANGS, contextWords, entityClusters, insertAtWords, languageOf, looksLikeProse, mentionsName, withContext } from './prose.mjs';
-import { handbookDocs, hasContactData, heldOutDoc, libreofficeDocs, namesPerson, textsOf, wrapped } from './numbers.mjs';
+import { LANGS, arg, clustersByLanguage, contextWords, languageOf, looksLikeProse, mentionsName, spread } from './prose.mjs';
+import { handbookDocs, hasContactData, heldOutDoc, libreofficeDocs, namesPerson, textsOf, writePii } from './numbers.mjs';
 
 export const HELP_PER_LANG = 800;
-
-function arg(name, dflt) {
-  const i = process.argv.indexOf('--' + name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-}
 
 // A paragraph this file may train on, in language `lang`.
 export function helpProse(p, lang) {
@@ -49,26 +43,20 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   }
   fs.mkdirSync(out, { recursive: true });
   const r = new V.Rng(7171);
-  const clusters = Object.fromEntries(LANGS.map((l) => [l, []]));
-  for (const row of generateSplit(77, 12000)) clusters[row.lang]?.push(...entityClusters(row));
+  const clusters = clustersByLanguage(77, 12000);
   const rows = [], stats = {};
   for (const lang of LANGS) {
     const seen = new Set();
     const keep = (p) => !seen.has(p) && helpProse(p, lang) && seen.add(p);
     const docs = [...libreofficeDocs(root, lang), ...handbookDocs(root, lang)].filter((d) => !heldOutDoc(d.doc));
     const all = textsOf(new V.Rng(7200 + LANGS.indexOf(lang)), docs, keep);
-    const step = Math.max(1, all.length / HELP_PER_LANG);
-    const picked = all.length <= HELP_PER_LANG ? all : Array.from({ length: HELP_PER_LANG }, (_, i) => all[Math.floor(i * step)]);
+    const picked = spread(all, HELP_PER_LANG);
     const cw = contextWords(lang);
     let pii = 0;
     for (const t of picked) {
       rows.push({ text: t.text, lang, kind: 'help-plain', source: t.source, doc: t.doc, entities: [] });
       if (r.chance(1 / 3) && clusters[lang].length) {
-        const pieces = Array.from({ length: r.int(1, 3) }, () => {
-          const piece = r.pick(clusters[lang]);
-          return wrapped(r, r.chance(0.5) ? withContext(r, cw, piece) : piece);
-        });
-        const row = insertAtWords(r, t.text, pieces);
+        const row = writePii(r, cw, clusters[lang], t.text);
         rows.push({ text: row.text, lang, kind: 'help-pii', source: t.source, doc: t.doc, entities: row.entities });
         pii++;
       }

@@ -41,10 +41,11 @@ function boundaries(row) {
   const cps = [...row.text];
   const inside = (i) => row.entities.some((e) => e.start < i && i < e.end);
   const at = [0, cps.length];
-  for (let i = 1; i < cps.length; i++) if (/\s/.test(cps[i - 1]) && /[.!?:;,]/.test(cps[i - 2] ?? '') && !inside(i)) at.push(i);
+  for (let i = 2; i < cps.length; i++) if (/\s/.test(cps[i - 1]) && /[.!?:;,]/.test(cps[i - 2])) at.push(i);
   return at.filter((i) => !inside(i));
 }
 
+// Its own option reader: importing prose.mjs's would load faker's locales for nothing.
 function arg(name, dflt) {
   const i = process.argv.indexOf('--' + name);
   return i > 0 ? process.argv[i + 1] : dflt;

@@ -36,8 +36,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
 import * as V from './values.mjs';
-import { generateSplit } from './generate.mjs';
-import { FAKERS, LANGS, contextWords, listFiles, decodeXml, entityClusters, insertAtWords, languageOf, mentionsName, withContext } from './prose.mjs';
+import { FAKERS, LANGS, arg, clustersByLanguage, contextWords, listFiles, decodeXml, insertAtWords, languageOf, mentionsName, spread,
+  withContext } from './prose.mjs';
 
 export const NUMBERS_PER_LANG = 150;
 const MIN_WORDS = 30, MAX_WORDS = 160;
@@ -150,10 +150,19 @@ export function numberKinds(text) {
 // ---------------------------------------------------------------------------------------
 // PII written into a training text: entity clusters of the same language, sometimes set in
 // brackets or quotes or followed by punctuation, so the model learns where an entity ends.
-export function wrapped(r, piece) {
+function wrapped(r, piece) {
   const w = r.wpick([[8, ['', '']], [2, ['(', ')']], [1, ['[', ']']], [1, ['"', '"']], [1, ['«', '»']], [1, ['„', '“']],
     [2, ['', ',']], [1, ['', '.']], [1, ['', ';']], [1, ['', ':']], [1, ['(', '),']], [1, ['', ')']]]);
   return { text: w[0] + piece.text + w[1], entities: piece.entities.map((e) => ({ ...e, start: e.start + cpLen(w[0]), end: e.end + cpLen(w[0]) })) };
+}
+// `text` with one to three of `clusters` (one language's) written in at word starts, half of them
+// with an ordinary word beside them.
+export function writePii(r, cw, clusters, text) {
+  const pieces = Array.from({ length: r.int(1, 3) }, () => {
+    const piece = r.pick(clusters);
+    return wrapped(r, r.chance(0.5) ? withContext(r, cw, piece) : piece);
+  });
+  return insertAtWords(r, text, pieces);
 }
 
 // Neighbouring paragraphs of one document make one text of MIN_WORDS to about MAX_WORDS words.
@@ -175,10 +184,6 @@ export function textsOf(r, docs, keep) {
   return texts;
 }
 
-function arg(name, dflt) {
-  const i = process.argv.indexOf('--' + name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-}
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = arg('root', 'assets/work/debs/root');
   const out = arg('out', 'assets/work/corpus');
@@ -188,9 +193,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   }
   fs.mkdirSync(out, { recursive: true });
   const r = new V.Rng(5151);
-  const synthetic = generateSplit(55, 12000);
-  const clusters = Object.fromEntries(LANGS.map((l) => [l, []]));
-  for (const row of synthetic) clusters[row.lang]?.push(...entityClusters(row));
+  const clusters = clustersByLanguage(55, 12000);
   const train = [], held = [], stats = {};
   for (const lang of LANGS) {
     const seen = new Set();
@@ -206,19 +209,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const heldTexts = textsOf(new V.Rng(6200 + LANGS.indexOf(lang)), docs.filter((d) => heldOutDoc(d.doc)), (p) => base(p) && !namesPlace(p));
     // The held-out half: NUMBERS_PER_LANG texts spread over the sorted documents, each source
     // in proportion to what it offers.
-    const step = Math.max(1, heldTexts.length / NUMBERS_PER_LANG);
-    const picked = heldTexts.length <= NUMBERS_PER_LANG ? heldTexts
-      : Array.from({ length: NUMBERS_PER_LANG }, (_, i) => heldTexts[Math.floor(i * step)]);
+    const picked = spread(heldTexts, NUMBERS_PER_LANG);
     for (const t of picked) held.push({ ...t, kind: 'numbers-heldout', entities: [], numbers: numberKinds(t.text) });
     const cw = contextWords(lang);
     for (const t of trainTexts) {
       train.push({ text: t.text, lang, kind: 'numbers-plain', source: t.source, doc: t.doc, entities: [] });
       if (r.chance(1 / 3) && clusters[lang].length) {
-        const pieces = Array.from({ length: r.int(1, 3) }, () => {
-          const piece = r.pick(clusters[lang]);
-          return wrapped(r, r.chance(0.5) ? withContext(r, cw, piece) : piece);
-        });
-        const row = insertAtWords(r, t.text, pieces);
+        const row = writePii(r, cw, clusters[lang], t.text);
         train.push({ text: row.text, lang, kind: 'numbers-pii', source: t.source, doc: t.doc, entities: row.entities });
       }
     }

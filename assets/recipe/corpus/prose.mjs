@@ -97,6 +97,12 @@ function readMaybeGz(file) {
   const b = fs.readFileSync(file);
   return (file.endsWith('.gz') ? zlib.gunzipSync(b) : b).toString('utf8');
 }
+// n items spread evenly over a list (the list itself when it is not longer).
+export function spread(list, n) {
+  if (list.length <= n) return list;
+  const step = list.length / n;
+  return Array.from({ length: n }, (_, i) => list[Math.floor(i * step)]);
+}
 export function listFiles(dir, pred) {
   if (!fs.existsSync(dir)) return [];
   const out = [];
@@ -171,10 +177,7 @@ function manFiles(lang) {
   const dir = MAN_DIRS[lang];
   let files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((d) => /^man\d/.test(d))
     .flatMap((d) => listFiles(path.join(dir, d), (n) => /\.\d\w*(\.gz)?$/.test(n))) : [];
-  if (lang === 'en' && files.length > EN_MAN_PAGES) {
-    const step = files.length / EN_MAN_PAGES;
-    files = Array.from({ length: EN_MAN_PAGES }, (_, i) => files[Math.floor(i * step)]);
-  }
+  if (lang === 'en') files = spread(files, EN_MAN_PAGES);
   return files;
 }
 
@@ -218,9 +221,7 @@ export function heldOutTexts(lang) {
     }
     if (n >= HELD_OUT_MIN_WORDS) texts.push({ text: picked.join(' '), lang, kind: 'heldout', source: `gnome-help/${path.basename(f)}`, entities: [] });
   }
-  if (texts.length <= HELD_OUT_PER_LANG) return texts;
-  const step = texts.length / HELD_OUT_PER_LANG;
-  return Array.from({ length: HELD_OUT_PER_LANG }, (_, i) => texts[Math.floor(i * step)]);
+  return spread(texts, HELD_OUT_PER_LANG);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -301,6 +302,12 @@ export function entityClusters(row) {
   }
   close();
   return out;
+}
+// The entity clusters of generate.mjs's texts (seed, count), by language.
+export function clustersByLanguage(seed, count) {
+  const clusters = Object.fromEntries(LANGS.map((l) => [l, []]));
+  for (const row of generateSplit(seed, count)) clusters[row.lang]?.push(...entityClusters(row));
+  return clusters;
 }
 
 const LOOKALIKES = ['order', 'price', 'date', 'time', 'version', 'measure', 'qty', 'pct', 'year', 'ticket', 'invoice', 'sku', 'num', 'small', 'dur', 'room'];
@@ -440,11 +447,17 @@ function join(a, sep, b) {
   const shift = cpLen(a.text + sep);
   return { text: a.text + sep + b.text, entities: [...a.entities, ...b.entities.map((e) => ({ ...e, start: e.start + shift, end: e.end + shift }))] };
 }
-// A labelled text written left to right: add() appends ordinary words, put() an entity.
+// A labelled text written left to right: add() appends ordinary words, put() an entity, putPiece()
+// a labelled piece ({text, entities}) with its entities.
 function labelledText(start) {
   const t = { text: start, entities: [] };
   t.add = (words) => { t.text += words; };
   t.put = (word, label) => { const s = cpLen(t.text); t.text += word; t.entities.push({ start: s, end: cpLen(t.text), label }); };
+  t.putPiece = (piece) => {
+    const shift = cpLen(t.text);
+    t.text += piece.text;
+    t.entities.push(...piece.entities.map((e) => ({ ...e, start: e.start + shift, end: e.end + shift })));
+  };
   return t;
 }
 export function greetingPiece(r, cw, names) {
@@ -464,17 +477,13 @@ export function greetingPiece(r, cw, names) {
 // and a value before it, a preposition and a value after the verb ("Konto DE.. von Jan Berg wurde
 // abgelehnt über 10.1.2.3"). In the synthetic forms a card or account number beside a name is often
 // followed by a second surname; here the word after the surname is a verb, so the name ends there.
-function putValue(t, value) {
-  const shift = cpLen(t.text);
-  t.text += value.text;
-  t.entities.push(...value.entities.map((e) => ({ ...e, start: e.start + shift, end: e.end + shift })));
-}
-// `twoSurnames`: the share of names given a second surname, as Spanish names often have (records.jsonl).
+// `record`: whether to write the record's sentence (drawn here unless the caller decides, as
+// recordMessage does); `twoSurnames`: the share of names given a second surname (records.jsonl).
 export function nameClause(r, cw, names, values = [], record = values.length > 0 && r.chance(0.5), twoSurnames = 0) {
   const t = labelledText('');
   if (record) {
     t.add(capitalise(r.pick(cw.fields)) + ' ');
-    putValue(t, r.pick(values));
+    t.putPiece(r.pick(values));
     t.add(' ' + r.pick(cw.prepositions) + ' ');
   } else {
     t.add(capitalise(r.pick(cw.prepositions)) + ' ');
@@ -486,7 +495,7 @@ export function nameClause(r, cw, names, values = [], record = values.length > 0
   t.add(' ' + r.pick(cw.verbs));
   if (record && r.chance(0.5)) {
     t.add(' ' + r.pick(cw.prepositions) + ' ');
-    putValue(t, r.pick(values));
+    t.putPiece(r.pick(values));
   }
   t.add(r.pick(['.', '.', ',', '']));
   return { text: t.text, entities: t.entities };
@@ -537,7 +546,8 @@ export function recordMessage(r, cw, names, lang, sentences, values) {
 }
 
 // ---------------------------------------------------------------------------------------
-function arg(name, dflt) {
+// A command-line option's value (--name VALUE), for the corpus scripts.
+export function arg(name, dflt) {
   const i = process.argv.indexOf('--' + name);
   return i > 0 ? process.argv[i + 1] : dflt;
 }
@@ -551,9 +561,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const recRng = new V.Rng(4245);
   const messages = [], records = [];
   const greeted = new Set(); // indices in rows of the texts that greet someone
-  const synthetic = generateSplit(44, 12000);
-  const clusters = Object.fromEntries(LANGS.map((l) => [l, []]));
-  for (const row of synthetic) clusters[row.lang]?.push(...entityClusters(row));
+  const clusters = clustersByLanguage(44, 12000);
   const rows = [], stats = {};
   for (const lang of LANGS) {
     const seen = new Set();
