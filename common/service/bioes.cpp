@@ -4,18 +4,27 @@
 
 namespace bx::service {
 
-TokenChoice choose_label(const float* logits, int labels) {
+TokenChoice choose_label(const float* logits, const LabelScheme& scheme) {
     TokenChoice choice;
+    const int labels = scheme.size();
     if (labels <= 0) return choice;
     int best = 0;
     for (int j = 1; j < labels; ++j) {
         if (logits[j] > logits[best]) best = j;
     }
     const float m = logits[best];
+    const int type = scheme.labels[static_cast<std::size_t>(best)].type;
     float z = 0.0f;
-    for (int j = 0; j < labels; ++j) z += bx::bx_expf(logits[j] - m);
+    float mass = 0.0f;  // the argmax type's share of z
+    for (int j = 0; j < labels; ++j) {
+        const float e = bx::bx_expf(logits[j] - m);
+        z += e;
+        // The bioes tests and their mutant (bx_tag_score_mutant_tests) check this.
+        // mutation-point: type-score
+        if (scheme.labels[static_cast<std::size_t>(j)].type == type) mass += e;
+    }
     choice.label = best;
-    choice.probability = bx::bx_expf(0.0f) / z;
+    choice.probability = mass / z;
     return choice;
 }
 

@@ -2,8 +2,9 @@
 //
 // Two steps, both deterministic and exact on every target:
 //  1. choose_label: each token's label is the argmax of its logits, and its
-//     confidence is that label's softmax probability, computed with bx_expf
-//     in a fixed order (below), so wasm and native builds agree to the bit.
+//     confidence is the softmax probability of that label's entity type (the
+//     B, I, E and S labels of the type together), computed with bx_expf in a
+//     fixed order (below), so wasm and native builds agree to the bit.
 //  2. decode_bioes: a left-to-right pass that reads the tags as
 //     `B I* E` or `S` of one type, repairing what the model gets wrong.
 //     No Viterbi: each token keeps its argmax label; only span boundaries
@@ -27,14 +28,24 @@ namespace bx::service {
 
 struct TokenChoice {
     int label = 0;             // argmax over the label logits
-    float probability = 0.0f;  // softmax probability of that label
+    float probability = 0.0f;  // softmax probability of that label's type
 };
 
-// Argmax: the first maximum wins a tie (strict `>` from index 0, so a NaN never
-// wins). Probability, all f32, in this order:
-//   m = logits[label]; z = sum over j = 0..labels-1, in order, starting from
-//   0.0f, of bx_expf(logits[j] - m); probability = bx_expf(0.0f) / z.
-TokenChoice choose_label(const float* logits, int labels);
+// Argmax over the scheme's labels: the first maximum wins a tie (strict `>`
+// from index 0, so a NaN never wins).
+//
+// Probability: how sure the model is that the token belongs to an entity of
+// the argmax label's type, whatever its place in it. The tag only says where
+// the entity starts and ends, and a model may be sure of the type and unsure of
+// the place: a surname that a second surname could follow splits its mass
+// between S-SURNAME and B-SURNAME. Scoring the tag alone would drop such a name
+// under the minimum score and leak it. For O, the type is O (the O labels).
+// All f32, in this order:
+//   m = logits[label]; e_j = bx_expf(logits[j] - m);
+//   z = sum over j = 0..labels-1, in order, starting from 0.0f, of e_j;
+//   mass = the same sum over only the j whose type is the label's type;
+//   probability = mass / z.
+TokenChoice choose_label(const float* logits, const LabelScheme& scheme);
 
 // A decoded entity over content tokens [first, last], both inclusive.
 struct TokenSpan {
@@ -46,8 +57,8 @@ struct TokenSpan {
     int tokens() const { return last - first + 1; }
 };
 
-// Applies the rules above. Each span's score is the mean probability of its
-// tokens: sum in token order in f32 starting from 0.0f, then divided by
+// Applies the rules above. Each span's score is the mean of its tokens'
+// type probabilities (TokenChoice::probability): sum in token order in f32 starting from 0.0f, then divided by
 // float(token count). Labels outside the scheme count as O.
 std::vector<TokenSpan> decode_bioes(const std::vector<TokenChoice>& tokens,
                                     const LabelScheme& scheme);

@@ -141,7 +141,7 @@ RedactResult redact_text(std::string_view text, float min_score, bx::Profile& pr
     std::vector<std::uint32_t> code_points;  // made once, if any token is labelled
     const std::size_t first_content = static_cast<std::size_t>(content.ids.data() - encoding.ids.data());
     for (std::size_t t = 0; t < choices.size(); ++t) {
-        choices[t] = choose_label(logits.data() + t * bx::kLabels, bx::kLabels);
+        choices[t] = choose_label(logits.data() + t * bx::kLabels, scheme);
         if (!list_labelled || scheme.labels[static_cast<std::size_t>(choices[t].label)].tag == Tag::O) continue;
         if (code_points.empty()) code_points = bx::utf8::code_point_offset_table(text);
         result.labelled.push_back({code_points[content.bytes[t].begin], code_points[content.bytes[t].end],

@@ -7,8 +7,9 @@
 //                            "text": "Anna", "score": 0.98}, ...],
 //              "min_score": 0.5}
 //
-// start/end count Unicode code points (end exclusive); score is the mean
-// softmax probability of the entity's tokens (see bioes.hpp). Only entities
+// start/end count Unicode code points (end exclusive); score is the mean, over
+// the entity's tokens, of the softmax probability of each token's entity type
+// (see bioes.hpp). Only entities
 // scoring at least min_score are reported and redacted; the answer says which
 // minimum it applied. Refusals are described in redact_request.hpp.
 //

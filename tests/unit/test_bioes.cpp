@@ -86,17 +86,29 @@ TEST_CASE("bad label names are named in the error", "[bioes]") {
     }
 }
 
+// A scheme of the given names, for label counts other than the model's 81.
+LabelScheme scheme_of(std::initializer_list<std::string_view> names) {
+    LabelScheme scheme;
+    std::string error;
+    REQUIRE(parse_label_scheme(std::vector<std::string_view>(names), scheme, &error));
+    return scheme;
+}
+
 TEST_CASE("choose_label: argmax, first wins ties, NaN never wins", "[bioes]") {
+    const LabelScheme four = scheme_of({"O", "S-CITY", "S-STATE", "B-CITY"});
     const float plain[] = {0.5f, 2.0f, -1.0f, 2.0f};
-    CHECK(choose_label(plain, 4).label == 1);
+    CHECK(choose_label(plain, four).label == 1);
+    const LabelScheme three = scheme_of({"O", "S-CITY", "S-STATE"});
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float with_nan[] = {0.5f, nan, 1.0f};
-    CHECK(choose_label(with_nan, 3).label == 2);
+    CHECK(choose_label(with_nan, three).label == 2);
 }
 
 TEST_CASE("choose_label: probability in the documented order", "[bioes]") {
+    // One label per type: the type's probability is the label's.
+    const LabelScheme s = scheme_of({"O", "S-CITY", "S-STATE", "S-ZIP", "S-SSN"});
     const float logits[] = {0.25f, 3.0f, -2.0f, 1.5f, 3.0f};
-    const TokenChoice c = choose_label(logits, 5);
+    const TokenChoice c = choose_label(logits, s);
     REQUIRE(c.label == 1);
     float z = 0.0f;
     for (float l : logits) z += bx::bx_expf(l - 3.0f);
@@ -104,7 +116,33 @@ TEST_CASE("choose_label: probability in the documented order", "[bioes]") {
     CHECK(c.probability == Approx(std::exp(0.0) / (std::exp(-2.75) + 2 + std::exp(-5.0) + std::exp(-1.5))));
 
     const float uniform[81] = {};
-    CHECK(choose_label(uniform, 81).probability == Approx(1.0 / 81));
+    CHECK(choose_label(uniform, format_scheme()).probability == Approx(1.0 / 81));
+}
+
+TEST_CASE("choose_label: a token's probability is its type's, whatever its tag", "[bioes][type-score]") {
+    // "García" after a hostile run (round 12's weights): sure it is a surname,
+    // unsure whether another surname follows. S 0.45, B 0.30, E 0.20, O 0.05.
+    const LabelScheme s = scheme_of({"O", "B-SURNAME", "I-SURNAME", "E-SURNAME", "S-SURNAME", "S-CITY"});
+    const float logits[] = {std::log(0.05f), std::log(0.30f), -30.0f, std::log(0.20f), std::log(0.45f), -30.0f};
+    const TokenChoice c = choose_label(logits, s);
+    REQUIRE(c.label == 4);  // S-SURNAME
+    float z = 0.0f, mass = 0.0f;
+    for (int j = 0; j < 6; ++j) {
+        const float e = bx::bx_expf(logits[j] - logits[4]);
+        z += e;
+        if (j >= 1 && j <= 4) mass += e;
+    }
+    CHECK(bits(c.probability) == bits(mass / z));
+    CHECK(c.probability == Approx(0.95).epsilon(1e-4));
+    CHECK(c.probability >= kDefaultMinScore);  // reported: the tag alone (0.45) is not
+
+    // Another type's mass does not count, nor does O's.
+    const float city_near[] = {std::log(0.05f), -30.0f, -30.0f, -30.0f, std::log(0.5f), std::log(0.45f)};
+    CHECK(choose_label(city_near, s).probability == Approx(0.5).epsilon(1e-4));
+    const float mostly_o[] = {std::log(0.6f), std::log(0.2f), -30.0f, -30.0f, std::log(0.2f), -30.0f};
+    const TokenChoice o = choose_label(mostly_o, s);
+    CHECK(o.label == 0);
+    CHECK(o.probability == Approx(0.6).epsilon(1e-4));
 }
 
 TEST_CASE("decode_bioes: well-formed sequences", "[bioes]") {
