@@ -6,10 +6,6 @@
 // word redacted, no punctuation swallowed by an entity. Labels are not compared (a name's two
 // halves may come back as one entity or two: placeholders separated only by spaces count as one).
 //
-// A known fault: the committed model redacts the verb "rechazada" of sample 4 as a surname, so
-// CTest expects exactly that (tests/CMakeLists.txt: it passes on the line "faulty samples: [4]").
-// A model that fixes it makes the CTest fail until that expectation is removed.
-//
 // The check can fail: BX_DEMO_MUTATE=forget-pii drops the last listed string of every sample from
 // what is expected, so the service's (right) redaction of it reads as an ordinary word redacted.
 // CTest's "node: demo_samples mutant is caught" runs it.
