@@ -57,9 +57,10 @@ struct TokenSpan {
     int tokens() const { return last - first + 1; }
 };
 
-// Applies the rules above. Each span's score is the mean of its tokens'
-// type probabilities (TokenChoice::probability): sum in token order in f32 starting from 0.0f, then divided by
-// float(token count). Labels outside the scheme count as O.
+// Applies the rules above. Each span's score is the mean of its tokens' type
+// probabilities (TokenChoice::probability): sum in token order in f32 starting
+// from 0.0f, then divided by float(token count). Labels outside the scheme
+// count as O.
 std::vector<TokenSpan> decode_bioes(const std::vector<TokenChoice>& tokens,
                                     const LabelScheme& scheme);
 

@@ -26,6 +26,14 @@ LabelScheme format_scheme() {
     return scheme;
 }
 
+// A scheme of the given names, for label counts other than the model's 81.
+LabelScheme scheme_of(std::initializer_list<std::string_view> names) {
+    LabelScheme scheme;
+    std::string error;
+    REQUIRE(parse_label_scheme(std::vector<std::string_view>(names), scheme, &error));
+    return scheme;
+}
+
 // Label index of tag `tag` ("B", "I", "E", "S") for type `type` in FORMAT.md order.
 int label_of(const char* tag, int type) {
     const int offset = tag[0] == 'B' ? 1 : tag[0] == 'I' ? 2 : tag[0] == 'E' ? 3 : 4;
@@ -84,14 +92,6 @@ TEST_CASE("bad label names are named in the error", "[bioes]") {
         CHECK_FALSE(parse_label_scheme(names, scheme, &error));
         CHECK(error.find("model label 1") != std::string::npos);
     }
-}
-
-// A scheme of the given names, for label counts other than the model's 81.
-LabelScheme scheme_of(std::initializer_list<std::string_view> names) {
-    LabelScheme scheme;
-    std::string error;
-    REQUIRE(parse_label_scheme(std::vector<std::string_view>(names), scheme, &error));
-    return scheme;
 }
 
 TEST_CASE("choose_label: argmax, first wins ties, NaN never wins", "[bioes]") {

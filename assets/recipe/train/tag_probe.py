@@ -13,6 +13,7 @@ summed in label order from 0. So the numbers are the service's own, bit for bit.
 Texts ({"text": ...} per line) must fit one window (254 content tokens).
 """
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -60,7 +61,6 @@ def main():
     model = bxm.Int8Model(a.model)
     labels = list(model.labels)
     texts = [json.loads(l)["text"] for l in open(a.inp, encoding="utf-8") if l.strip()]
-    import hashlib
     sha = hashlib.sha256(open(a.model, "rb").read()).hexdigest()
     lines = [f"# tag_probe.py: model sha256 {sha[:16]}..., stage 00's logits (exact mode), "
              f"tokens not O at {SURE_O}: three likeliest labels, then type and tag probability as bioes.cpp computes them"]
