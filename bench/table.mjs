@@ -9,6 +9,7 @@
 //   node bench/table.mjs sweep NN              stage NN's SWEEP variants, one run
 //   node bench/table.mjs step NN               stage NN against the stage before it and stage 00, one run
 //   node bench/table.mjs peer                  the newest bench-peer run (bench/peer/peer.mjs)
+//   node bench/table.mjs bound                 the pinned bench-peer run with its bound row (bench/floor/bound.mjs)
 //   node bench/table.mjs limits                the newest `make limits` run (bench/limits.mjs)
 //   node bench/table.mjs verdict NN            stage NN's closing line: its step under each runtime
 //   node bench/table.mjs picture               per step: the post's figure, ours on both runtimes, the proof
@@ -371,7 +372,7 @@ export function renderPeerTable(files) {
     if (!run) throw new Error('no peer results (make bench-peer)');
     const web = run.results.find((r) => r.kind === 'web' && r.status === 'ok');
     const what = { stage: 'our C++ in wasm (Node/V8), bit-exact with stage 00', web: 'wasm SIMD128, one thread (what transformers.js runs)',
-                   node: 'native x86-64, one thread' };
+                   node: 'native x86-64, one thread', bound: 'the window\'s integer and float products alone, operands in registers (bench/floor/bound.mjs)' };
     // Wall time against wall time, round by round (every row runs once per round,
     // in a fresh Node process), with a 95% bootstrap interval over the rounds.
     const lines = [
@@ -383,8 +384,8 @@ export function renderPeerTable(files) {
         const f = r.forward_ms;
         const iv = web && r !== web && r.round_medians_ms && web.round_medians_ms ? ratioInterval(r.round_medians_ms, web.round_medians_ms) : null;
         const ratio = iv ? `${intervalText(iv)}, ${verdict(iv) === 'faster' ? 'faster' : verdict(iv) === 'slower' ? 'slower' : 'within noise'}` : r === web ? '1' : '–';
-        const labels = r.kind === 'stage' ? 'all (bit-exact)' : `${r.label_agree} of ${r.rows}`;
-        const dlogit = r.kind === 'stage' ? '0' : r.max_abs_dlogit.toPrecision(3);
+        const labels = r.kind === 'stage' ? 'all (bit-exact)' : r.kind === 'bound' ? '–' : `${r.label_agree} of ${r.rows}`;
+        const dlogit = r.kind === 'stage' ? '0' : r.kind === 'bound' ? '–' : r.max_abs_dlogit.toPrecision(3);
         lines.push(`| ${r.name}${r.version ? ` ${r.version}` : ''} | ${what[r.kind]} | ${fmt(f.median)} (${fmt(f.min)}–${fmt(f.max)}) | ` +
                    `${fmt(r.forward_cpu_ms?.median)} | ${ratio} | ${labels} | ${dlogit} |`);
     }
@@ -394,6 +395,12 @@ export function renderPeerTable(files) {
                'ONNX Runtime runs our model exported to ONNX (bench/peer/export_onnx.py: the same int8 weights and scales, its own ' +
                'dynamic activation quantisation, float elsewhere). ÷ onnxruntime-web: the median of the per-round ratios of wall times, ' +
                'with its 95% bootstrap interval; below 1 is faster, an interval that contains 1 is within noise.');
+    const bound = run.results.find((r) => r.kind === 'bound' && r.status === 'ok');
+    if (bound) lines.push(`The bound runs one window's ${bound.window_dots.toLocaleString('en-US')} \`i32x4.dot_i16x8_s\` ` +
+               `(median ${fmt(bound.dots_ms.median)} ms) and ${bound.window_float_pairs.toLocaleString('en-US')} \`f32x4.mul\` ` +
+               `(median ${fmt(bound.floats_ms.median)} ms), each with the add that keeps its sum, and nothing else: ` +
+               'every stage issues at least these, and loads, softmax and LayerNorm besides, so a stage could beat the bound only by ' +
+               'issuing its products faster than these kernels, which do nothing else.');
     lines.push(provenanceLine(run));
     return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
@@ -469,7 +476,7 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'bound', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
@@ -501,8 +508,10 @@ function main(argv) {
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }
-    if (kind === 'peer') {
-        const md = renderPeerTable(pinned('peer', () => resultFiles(join(here, 'results')).filter((f) => /-peer-/.test(f))));
+    // `bound`: a peer run with the bound row (pinned on its own, so the peer
+    // table can keep the run its prose was written from).
+    if (kind === 'peer' || kind === 'bound') {
+        const md = renderPeerTable(pinned(kind, () => resultFiles(join(here, 'results')).filter((f) => /-peer-/.test(f))));
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }

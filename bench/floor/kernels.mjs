@@ -2,9 +2,8 @@
 // stands between the count of dot products and the runtime: a C++ version was
 // rewritten by LLVM (pmaddwd is commutative, so dot(a, w) and dot(w, a) became
 // one; each accumulator's adds were grouped, keeping every splat of a trip
-// alive at once, and Cranelift then spilled). Two exported kernels, each of
-// which issues `trips` x its dots per trip of i32x4.dot_i16x8_s, each followed
-// by the i32x4.add that keeps its sum:
+// alive at once, and Cranelift then spilled). Each exported kernel issues
+// `trips` x its products per trip, each followed by the add that keeps its sum:
 //
 //   registers(trips)          48 dots per trip: six accumulators, six weight
 //                             vectors and one splat of the trip's counter (a
@@ -16,6 +15,15 @@
 //                             v128.load32_splat of activation pairs, from 2 KiB
 //                             and 1 KiB buffers at w and a that stay in L1.
 //
+//   chains(trips)             48 dots per trip with no splat: twelve
+//                             accumulators, each the left operand of its own
+//                             next dot (s += dot(s, w)), over two weight
+//                             vectors: 14 vector registers live, twelve chains
+//                             of dot-then-add. Without the splats of
+//                             `registers` nothing else competes for the vector
+//                             ports, so it comes closer to the core's own
+//                             rate; `make bench-peer` uses it for the lower
+//                             bound of a pass (bound.mjs).
 //   floats(trips)             the float floor that attention is set against:
 //                             48 f32x4.mul, each followed by the f32x4.add
 //                             that keeps its sum (never fused: the stages'
@@ -23,6 +31,12 @@
 //                             six chains hide the add's latency), six vectors
 //                             made from `trips` at the start, and one splat
 //                             of the trip's counter per group of six.
+//   float_chains(trips)       `chains` for attention's products: 48 f32x4.mul,
+//                             each followed by its f32x4.add, twelve chains
+//                             s = s + s * w over two vectors, no splat. The
+//                             values grow to infinity within a few hundred
+//                             trips and stay there, which costs the float units
+//                             nothing (only subnormals are slow on x86).
 //
 // Each trip ends at one back-edge, where wasmtime checks its epoch; its
 // accumulators stay in registers within the trip. All return a lane sum, so
@@ -39,7 +53,7 @@ export const WINDOW_DOTS = 6 * 256 * (4 * 384 * 384 + 2 * 384 * 1536) / 8;
 // dimensions (12 heads of 32) and 6 layers, four lanes to an f32x4.mul.
 export const WINDOW_FLOAT_PAIRS = 2 * 6 * 256 * 256 * 384 / 4;
 export const FLOAT_PAIRS_PER_TRIP = 48;
-export const REGISTER_DOTS_PER_TRIP = 48, LOAD_DOTS_PER_TRIP = 32;
+export const REGISTER_DOTS_PER_TRIP = 48, LOAD_DOTS_PER_TRIP = 32, CHAIN_DOTS_PER_TRIP = 48, CHAIN_FLOAT_PAIRS_PER_TRIP = 48;
 export const WEIGHT_BYTES = 2048, PAIR_BYTES = 1024;
 
 const lanesum = (v) => `(i32.add (i32.add (i32x4.extract_lane 0 ${v}) (i32x4.extract_lane 1 ${v})) (i32.add (i32x4.extract_lane 2 ${v}) (i32x4.extract_lane 3 ${v})))`;
@@ -105,12 +119,41 @@ function floatsFunc() {
     ${k6.map((k) => lanes(`(local.get $s${k})`)).reduce((x, y) => `(f32.add ${x} ${y})`)})`;
 }
 
+// s = s + op(s, w) on twelve accumulators over two operand vectors: `chains`
+// (i32x4.dot_i16x8_s) and `float_chains` (f32x4.mul). Each product feeds only
+// its own chain, so twelve are in flight at once, more than the multiplier's
+// latency times its issue rate needs. The integer kernel starts from memory
+// (any bits are integers); the float one from whole numbers made from `trips`,
+// so no lane starts as a subnormal or a NaN and nothing is a constant.
+function chainsFunc(name, product, add, perTrip, result) {
+    const acc = [...Array(12).keys()], w = [0, 1];
+    const init = result === 'i32'
+        ? (k, at) => `(v128.load offset=${16 * at} (i32.const 0))`
+        : (k) => `(f32x4.splat (f32.convert_i32_s (i32.add (local.get $trips) (i32.const ${k + 1}))))`;
+    const body = [];
+    for (let g = 0; g < perTrip / acc.length; g++)
+        for (const k of acc) body.push(`(local.set $s${k} (${add} (local.get $s${k}) (${product} (local.get $s${k}) (local.get $w${k % 2}))))`);
+    const lane = result === 'i32' ? 'i32x4.extract_lane 0' : 'f32x4.extract_lane 0';
+    return `(func (export "${name}") (param $trips i32) (result ${result})
+    (local $t i32) ${w.map((k) => `(local $w${k} v128)`).join(' ')} ${acc.map((k) => `(local $s${k} v128)`).join(' ')}
+    ${w.map((k) => `(local.set $w${k} ${init(k, k)})`).join('\n    ')}
+    ${acc.map((k) => `(local.set $s${k} ${init(k + 2, k + 2)})`).join('\n    ')}
+    (block $done (loop $trip
+      (br_if $done (i32.ge_u (local.get $t) (local.get $trips)))
+      ${body.join('\n      ')}
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $trip)))
+    ${acc.map((k) => `(${lane} (local.get $s${k}))`).reduce((x, y) => `(${result}.add ${x} ${y})`)})`;
+}
+
 export function wat() {
     return `(module
   (memory (export "memory") 1)
   ${registersFunc()}
   ${loadsFunc()}
-  ${floatsFunc()})`;
+  ${floatsFunc()}
+  ${chainsFunc('chains', 'i32x4.dot_i16x8_s', 'i32x4.add', CHAIN_DOTS_PER_TRIP, 'i32')}
+  ${chainsFunc('float_chains', 'f32x4.mul', 'f32x4.add', CHAIN_FLOAT_PAIRS_PER_TRIP, 'f32')})`;
 }
 
 // The module's bytes, assembled and validated by binaryen (common/node).

@@ -11,8 +11,13 @@
 // it fails; the peers are not bit-exact by design, so for them we record how
 // far they are: label agreement and logit distance to stage 00.
 //
-// Rounds interleave stage, web and node (fresh Node process each), so a drift
-// in machine load hits all three alike; the ratios come from one file.
+// Beside them runs the bound (bench/floor/bound.mjs): one window's integer and
+// float products alone, the least time any stage's pass could take under this
+// V8 on this core. It says how near a ratio to ONNX Runtime the stages could
+// ever come, in the same run.
+//
+// Rounds interleave stage, web, node and bound (fresh Node process each), so a
+// drift in machine load hits all of them alike; the ratios come from one file.
 //
 // usage: node bench/peer/peer.mjs --onnx build/peer/model-int8.onnx --windows build/peer/eval-windows.json
 //          [--stage NN[,MM] (09, the last of the post's steps, and the last built)] [--runs 20] [--warmup 5] [--rounds 3]
@@ -75,6 +80,16 @@ function runPeer(o, runtime) {
     return { data: JSON.parse(line) };
 }
 
+// The bound: the floor kernels' products of one window, in a fresh Node with
+// the stages' V8 flags.
+function runBound(o) {
+    const args = [...V8_FLAGS[o.tiering], join(root, 'bench/floor/bound.mjs'), String(o.runs), String(o.warmup)];
+    const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const line = (r.stdout ?? '').trim().split('\n').reverse().find((l) => l.startsWith('{'));
+    if (r.status !== 0 || !line) return { error: `bound.mjs exited ${r.status}: ${(r.stderr ?? '').trim().slice(-400)}` };
+    return { data: JSON.parse(line) };
+}
+
 function main() {
     const o = parseArgs(process.argv.slice(2));
     const stages = stagesOf(o);
@@ -102,13 +117,14 @@ function main() {
         console.error(`[peer] ${stage}: check ${entry.status}`);
         return entry;
     });
-    const peers = [{ name: 'onnxruntime-web', kind: 'web', status: 'ok' }, { name: 'onnxruntime-node', kind: 'node', status: 'ok' }];
+    const peers = [{ name: 'onnxruntime-web', kind: 'web', status: 'ok' }, { name: 'onnxruntime-node', kind: 'node', status: 'ok' },
+                   { name: 'bound', kind: 'bound', status: 'ok' }];
     const entries = [...ours, ...peers];
     const raw = new Map(entries.map((e) => [e, []]));
     for (let round = 0; round < o.rounds; round++) {
         for (const e of entries) {
             if (e.status !== 'ok') continue;
-            const r = e.kind === 'stage' ? benchOnce(o, e.module) : runPeer(o, e.kind);
+            const r = e.kind === 'stage' ? benchOnce(o, e.module) : e.kind === 'bound' ? runBound(o) : runPeer(o, e.kind);
             if (r.error) { e.status = 'failed'; e.reason = r.error; continue; }
             raw.get(e).push(r.data);
             const m = summarize(r.data.forward_ms).median;
@@ -129,6 +145,10 @@ function main() {
             if (e.kind === 'stage') {
                 e.profile_ms = ['matmul', 'attention', 'other'].reduce(
                     (p, k) => ({ ...p, [k]: runs.reduce((s, d) => s + d.profile_ms[k], 0) / runs.length }), {});
+            } else if (e.kind === 'bound') {
+                const d = runs[0];
+                Object.assign(e, { kernels: d.kernels, window_dots: d.window_dots, window_float_pairs: d.window_float_pairs,
+                                   dots_ms: summarize(runs.flatMap((x) => x.dots_ms)), floats_ms: summarize(runs.flatMap((x) => x.floats_ms)) });
             } else {
                 const d = runs[0];  // the comparison is the same in every round
                 Object.assign(e, { version: d.version, options: d.options, session_ms: summarize(runs.map((x) => x.session_ms)),
@@ -150,9 +170,9 @@ function main() {
     const base = ours[ours.length - 1].forward_cpu_ms?.median;  // the last stage's
     for (const e of entries) {
         const f = e.forward_ms;
-        const agreement = e.kind === 'stage' ? 'bit-exact' : e.rows ? `labels ${e.label_agree}/${e.rows}` : '';
+        const agreement = e.kind === 'stage' ? 'bit-exact' : e.kind === 'bound' ? 'products only' : e.rows ? `labels ${e.label_agree}/${e.rows}` : '';
         console.log(`${e.name.padEnd(20)} ${e.status.padEnd(7)} ` + (f
-            ? `forward median ${f.median.toFixed(1)} ms, CPU ${e.forward_cpu_ms.median.toFixed(1)} ms` +
+            ? `forward median ${f.median.toFixed(1)} ms` + (e.forward_cpu_ms ? `, CPU ${e.forward_cpu_ms.median.toFixed(1)} ms` : '') +
               (base && e.kind !== 'stage' ? `, last stage's CPU / this ${(base / f.median).toFixed(2)}x` : '') + `  ${agreement}`
             : e.reason ?? ''));
     }
