@@ -1,0 +1,45 @@
+// The floor kernels issue exactly the products their constants claim: inside
+// each kernel's loop, count the product instructions and the adds that keep
+// them, and check that a window's count divides into whole trips. The floor
+// table, the bound row of `make bench-peer` and the book's multiples all
+// divide a window's products by these constants, so a kernel that issued one
+// product fewer per trip would make every floor look faster than it is.
+//
+//   node kernels.test.mjs            passes
+//   node kernels.test.mjs --mutant   drops one product from `chains`; must fail
+import { CHAIN_DOTS_PER_TRIP, CHAIN_FLOAT_PAIRS_PER_TRIP, FLOAT_PAIRS_PER_TRIP, LOAD_DOTS_PER_TRIP, REGISTER_DOTS_PER_TRIP,
+         WINDOW_DOTS, WINDOW_FLOAT_PAIRS, wasmBytes, wat } from '../kernels.mjs';
+
+const expected = {
+    registers: { product: 'i32x4.dot_i16x8_s', add: 'i32x4.add', perTrip: REGISTER_DOTS_PER_TRIP, window: WINDOW_DOTS },
+    loads: { product: 'i32x4.dot_i16x8_s', add: 'i32x4.add', perTrip: LOAD_DOTS_PER_TRIP, window: WINDOW_DOTS },
+    chains: { product: 'i32x4.dot_i16x8_s', add: 'i32x4.add', perTrip: CHAIN_DOTS_PER_TRIP, window: WINDOW_DOTS },
+    floats: { product: 'f32x4.mul', add: 'f32x4.add', perTrip: FLOAT_PAIRS_PER_TRIP, window: WINDOW_FLOAT_PAIRS },
+    float_chains: { product: 'f32x4.mul', add: 'f32x4.add', perTrip: CHAIN_FLOAT_PAIRS_PER_TRIP, window: WINDOW_FLOAT_PAIRS },
+};
+
+// The mutant: the first product statement of `chains` removed from the text.
+function mutate(text) {
+    const start = text.indexOf('(func (export "chains")');
+    const at = text.indexOf('(local.set $s0 (i32x4.add', start);
+    const end = text.indexOf('\n', at);
+    return text.slice(0, at) + text.slice(end + 1);
+}
+
+const count = (text, word) => text.split(word).length - 1;
+const text = process.argv.includes('--mutant') ? mutate(wat()) : wat();
+const failures = [];
+for (const [name, want] of Object.entries(expected)) {
+    const start = text.indexOf(`(func (export "${name}")`);
+    if (start < 0) { failures.push(`${name}: not exported`); continue; }
+    const loop = text.slice(text.indexOf('(loop $trip', start), text.indexOf('(br $trip)', start));
+    const products = count(loop, want.product), adds = count(loop, want.add);
+    if (products !== want.perTrip) failures.push(`${name}: ${products} ${want.product} per trip, its constant says ${want.perTrip}`);
+    if (adds !== products) failures.push(`${name}: ${adds} ${want.add} for ${products} products`);
+    if (want.window % want.perTrip !== 0) failures.push(`${name}: a window's ${want.window} products are not whole trips of ${want.perTrip}`);
+    else console.log(`${name}: ${products} × ${want.product} per trip, each kept by ${want.add}; ${want.window / want.perTrip} trips per window`);
+}
+if (!process.argv.includes('--mutant')) await wasmBytes();  // assembles and validates, or throws
+for (const f of failures) console.log(`FAILED: ${f}`);
+console.log(failures.length ? `${failures.length} kernel(s) do not issue what they claim` : 'every floor kernel issues what it claims');
+process.exitCode = failures.length ? 1 : 0;
