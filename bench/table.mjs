@@ -28,6 +28,7 @@ import { modelHash } from './lib/guest.mjs';
 import { pinnedFile } from './pin.mjs';
 import { ratioInterval, verdict } from './lib/stats.mjs';
 import { configOf, intervalText, isRuntimeRun, renderPicture, renderRuntimeEpoch, renderRuntimeForward, renderRuntimeStep, renderVerdict } from './lib/runtime-tables.mjs';
+import { WINDOW_DOTS, WINDOW_FLOAT_PAIRS, passDots, passFloatPairs } from './floor/kernels.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -147,13 +148,10 @@ export function renderFloorTable(floorRun, forwardRun) {
     if (forwardRun) {
         const keys = [['wasmtime:epoch', 'wasmtime, epoch on'], ['v8:plain', 'V8']].filter(([k]) => floorOf[k]);
         lines.push(`| Stage | ${keys.map(([, l]) => `matmul, ${l} (ms) | ÷ its floor`).join(' | ')} |`, `|---|${keys.map(() => '--:|--:').join('|')}|`);
-        // The products a stage's forward pass really computes: every layer on all
-        // 256 rows in stage 00; from stage 01 on, the last layer's queries, output
-        // projection and feed-forward block on the live rows only (its keys and
-        // values still on all 256). The floor is scaled to those products.
-        const perRow = 4 * 384 * 384 + 2 * 384 * 1536, full = 6 * 256 * perRow;
-        const pairsOf = (stage, live) => (stage.startsWith('00-') ? full
-            : 5 * 256 * perRow + 256 * 2 * 384 * 384 + live * (2 * 384 * 384 + 2 * 384 * 1536));
+        // The floor is scaled to the products a stage's pass really computes
+        // (passDots: stage 00 on all 256 rows, later stages' last layer on the
+        // live rows).
+        const dotShare = (stage, live) => passDots(live, stage.startsWith('00-')) / WINDOW_DOTS;
         const stages = [...new Set(forwardRun.results.filter((r) => !r.sweep).map((r) => r.stage))].sort();
         const runOf = (stage, k) => forwardRun.results.find((x) => !x.sweep && x.stage === stage && configOf(x) === k && x.status === 'ok');
         const liveOf = (r) => (r?.live?.length ? r.live.reduce((a, b) => a + b, 0) / r.live.length : 256);
@@ -161,7 +159,7 @@ export function renderFloorTable(floorRun, forwardRun) {
             const cells = keys.map(([k]) => {
                 const r = runOf(stage, k);
                 const m = r?.profile_ms?.matmul;
-                return m ? `${fmt(m, 1)} | ${fmt(m / ((floorOf[k] / 1e6) * (pairsOf(stage, liveOf(r)) / full)), 2)}×` : '– | –';
+                return m ? `${fmt(m, 1)} | ${fmt(m / ((floorOf[k] / 1e6) * dotShare(stage, liveOf(r))), 2)}×` : '– | –';
             });
             lines.push(`| ${stage} | ${cells.join(' | ')} |`);
         }
@@ -172,17 +170,14 @@ export function renderFloorTable(floorRun, forwardRun) {
                    'products faster than the floor kernel does.', '');
         const floatKeys = keys.filter(([k]) => floatFloorOf[k]);
         if (floats && floatKeys.length) {
-            // Attention's products as stage 00 computes them: every layer's 256
-            // queries against 256 keys; from stage 01 on, the last layer's
-            // live queries only (against all 256 keys and values).
-            const perQuery = 2 * 256 * 384, fullAttention = 6 * 256 * perQuery;
-            const attentionOf = (stage, live) => (stage.startsWith('00-') ? fullAttention : 5 * 256 * perQuery + live * perQuery);
+            // Attention's products, scaled the same way (passFloatPairs).
+            const floatShare = (stage, live) => passFloatPairs(live, stage.startsWith('00-')) / WINDOW_FLOAT_PAIRS;
             lines.push(`| Stage | ${floatKeys.map(([, l]) => `attention, ${l} (ms) | ÷ its bound`).join(' | ')} |`, `|---|${floatKeys.map(() => '--:|--:').join('|')}|`);
             for (const stage of stages) {
                 const cells = floatKeys.map(([k]) => {
                     const r = runOf(stage, k);
                     const m = r?.profile_ms?.attention;
-                    return m ? `${fmt(m, 1)} | ${fmt(m / ((floatFloorOf[k] / 1e6) * (attentionOf(stage, liveOf(r)) / fullAttention)), 2)}×` : '– | –';
+                    return m ? `${fmt(m, 1)} | ${fmt(m / ((floatFloorOf[k] / 1e6) * floatShare(stage, liveOf(r))), 2)}×` : '– | –';
                 });
                 lines.push(`| ${stage} | ${cells.join(' | ')} |`);
             }
@@ -372,7 +367,7 @@ export function renderPeerTable(files) {
     if (!run) throw new Error('no peer results (make bench-peer)');
     const web = run.results.find((r) => r.kind === 'web' && r.status === 'ok');
     const what = { stage: 'our C++ in wasm (Node/V8), bit-exact with stage 00', web: 'wasm SIMD128, one thread (what transformers.js runs)',
-                   node: 'native x86-64, one thread', bound: 'the window\'s integer and float products alone, operands in registers (bench/floor/bound.mjs)' };
+                   node: 'native x86-64, one thread', bound: 'the bound: a stage\'s integer and float products alone, operands in registers' };
     // Wall time against wall time, round by round (every row runs once per round,
     // in a fresh Node process), with a 95% bootstrap interval over the rounds.
     const lines = [
@@ -396,11 +391,12 @@ export function renderPeerTable(files) {
                'dynamic activation quantisation, float elsewhere). ÷ onnxruntime-web: the median of the per-round ratios of wall times, ' +
                'with its 95% bootstrap interval; below 1 is faster, an interval that contains 1 is within noise.');
     const bound = run.results.find((r) => r.kind === 'bound' && r.status === 'ok');
-    if (bound) lines.push(`The bound runs one window's ${bound.window_dots.toLocaleString('en-US')} \`i32x4.dot_i16x8_s\` ` +
-               `(median ${fmt(bound.dots_ms.median)} ms) and ${bound.window_float_pairs.toLocaleString('en-US')} \`f32x4.mul\` ` +
-               `(median ${fmt(bound.floats_ms.median)} ms), each with the add that keeps its sum, and nothing else: ` +
-               'every stage issues at least these, and loads, softmax and LayerNorm besides, so a stage could beat the bound only by ' +
-               'issuing its products faster than these kernels, which do nothing else.');
+    if (bound) lines.push(`The bound runs, for each window, the products a stage's pass computes for it (from stage 01 on: ` +
+               `the last layer on the live rows only), ${Math.round(bound.dots_per_run).toLocaleString('en-US')} \`i32x4.dot_i16x8_s\` ` +
+               `(median ${fmt(bound.dots_ms.median)} ms) and ${Math.round(bound.float_pairs_per_run).toLocaleString('en-US')} \`f32x4.mul\` ` +
+               `(median ${fmt(bound.floats_ms.median)} ms) per window on average, each with the add that keeps its sum, and nothing else ` +
+               '(bench/floor/bound.mjs). Every stage issues at least these, and its loads, quantisation, softmax and LayerNorms besides, ' +
+               'so a stage could beat the bound only by issuing its products faster than these kernels, which do nothing else.');
     lines.push(provenanceLine(run));
     return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }

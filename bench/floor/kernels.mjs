@@ -52,6 +52,21 @@ export const WINDOW_DOTS = 6 * 256 * (4 * 384 * 384 + 2 * 384 * 1536) / 8;
 // weights x values for the output, 256 x 256 per head and dimension, over 384
 // dimensions (12 heads of 32) and 6 layers, four lanes to an f32x4.mul.
 export const WINDOW_FLOAT_PAIRS = 2 * 6 * 256 * 256 * 384 / 4;
+
+// The products a stage's pass really computes for a window with `live` real
+// tokens. Stage 00 computes every layer on all 256 rows (allRows). From stage
+// 01 on, the last layer computes its queries, output projection and
+// feed-forward block, and its attention's queries, for the live rows only; its
+// keys and values still for all 256. Every term is a whole number of trips of
+// the kernels' 48 products.
+export function passDots(live, allRows = false) {
+    if (allRows) return WINDOW_DOTS;
+    return (5 * 256 * (4 * 384 * 384 + 2 * 384 * 1536) + 256 * 2 * 384 * 384 + live * (2 * 384 * 384 + 2 * 384 * 1536)) / 8;
+}
+export function passFloatPairs(live, allRows = false) {
+    if (allRows) return WINDOW_FLOAT_PAIRS;
+    return (5 * 256 + live) * 2 * 256 * 384 / 4;
+}
 export const FLOAT_PAIRS_PER_TRIP = 48;
 export const REGISTER_DOTS_PER_TRIP = 48, LOAD_DOTS_PER_TRIP = 32, CHAIN_DOTS_PER_TRIP = 48, CHAIN_FLOAT_PAIRS_PER_TRIP = 48;
 export const WEIGHT_BYTES = 2048, PAIR_BYTES = 1024;

@@ -11,9 +11,9 @@
 // it fails; the peers are not bit-exact by design, so for them we record how
 // far they are: label agreement and logit distance to stage 00.
 //
-// Beside them runs the bound (bench/floor/bound.mjs): one window's integer and
-// float products alone, the least time any stage's pass could take under this
-// V8 on this core. It says how near a ratio to ONNX Runtime the stages could
+// Beside them runs the bound (bench/floor/bound.mjs): the integer and float
+// products a stage computes for each window, alone, the least time a stage's
+// pass could take under this V8 on this core. It says how near a ratio to ONNX Runtime the stages could
 // ever come, in the same run.
 //
 // Rounds interleave stage, web, node and bound (fresh Node process each), so a
@@ -83,7 +83,7 @@ function runPeer(o, runtime) {
 // The bound: the floor kernels' products of one window, in a fresh Node with
 // the stages' V8 flags.
 function runBound(o) {
-    const args = [...V8_FLAGS[o.tiering], join(root, 'bench/floor/bound.mjs'), String(o.runs), String(o.warmup)];
+    const args = [...V8_FLAGS[o.tiering], join(root, 'bench/floor/bound.mjs'), String(o.runs), String(o.warmup), resolve(root, o.windows)];
     const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
     const line = (r.stdout ?? '').trim().split('\n').reverse().find((l) => l.startsWith('{'));
     if (r.status !== 0 || !line) return { error: `bound.mjs exited ${r.status}: ${(r.stderr ?? '').trim().slice(-400)}` };
@@ -147,7 +147,8 @@ function main() {
                     (p, k) => ({ ...p, [k]: runs.reduce((s, d) => s + d.profile_ms[k], 0) / runs.length }), {});
             } else if (e.kind === 'bound') {
                 const d = runs[0];
-                Object.assign(e, { kernels: d.kernels, window_dots: d.window_dots, window_float_pairs: d.window_float_pairs,
+                const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+                Object.assign(e, { kernels: d.kernels, live: d.live, dots_per_run: mean(d.dots_per_run), float_pairs_per_run: mean(d.float_pairs_per_run),
                                    dots_ms: summarize(runs.flatMap((x) => x.dots_ms)), floats_ms: summarize(runs.flatMap((x) => x.floats_ms)) });
             } else {
                 const d = runs[0];  // the comparison is the same in every round
