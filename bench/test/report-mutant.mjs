@@ -21,7 +21,7 @@ let allCaught = true;
 for (const m of MUTANTS) {
     const copy = mkdtempSync(join(tmpdir(), 'bx-report-mutant-'));
     try {
-        for (const part of ['lib', 'test', 'table.mjs', 'plot.mjs', 'pin.mjs']) cpSync(join(bench, part), join(copy, 'bench', part), { recursive: true });
+        for (const part of ['lib', 'test', 'floor', 'table.mjs', 'plot.mjs', 'pin.mjs']) cpSync(join(bench, part), join(copy, 'bench', part), { recursive: true });
         const file = join(copy, 'bench', m.file);
         const text = readFileSync(file, 'utf8');
         const mutated = text.replace(m.from, m.to);
