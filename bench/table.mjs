@@ -274,7 +274,10 @@ export function renderServeTable(prefixes) {
 // run: each build's forward time under each config the run measured, against
 // the stage as built, as a ratio with its 95% bootstrap interval over the
 // rounds (which interleave the builds). Older V8-only runs show plain and epoch.
-export function renderSweepTable(runs, prefix) {
+// The newest run among `runs` that swept stage `prefix`: its builds (labels),
+// the configs it timed, a getter, and the base every ratio divides by (the
+// stage as built).
+export function sweepOf(runs, prefix) {
     // sweep_of: the swept stage (older results lack it: their stage's prefix).
     const inSweep = (r) => r.sweep && (r.sweep_of ?? r.stage.slice(0, 2)) === prefix;
     const run = [...runs].reverse().find((run) => run.results.some(inSweep));
@@ -287,6 +290,12 @@ export function renderSweepTable(runs, prefix) {
     const get = (label, key) => results.find((r) => r.label === label && configOf(r) === key);
     const k0 = configs[0][0];
     const base = labels.find((l) => get(l, k0)?.variant === null && get(l, k0)?.stage.startsWith(`${prefix}-`)) ?? labels[0];
+    return { run, results, configs, labels, get, base };
+}
+
+export function renderSweepTable(runs, prefix) {
+    const { run, configs, labels, get, base } = sweepOf(runs, prefix);
+    const k0 = configs[0][0];
     const ok = (r) => r && r.status === 'ok' && r.forward_ms;
     const cell = (r) => (!r ? '–' : r.status === 'failed' ? `**failed** (${r.reason ?? 'check'})` : `${fmt(r.forward_ms.median)} (${fmt(r.forward_ms.min)}–${fmt(r.forward_ms.max)})`);
     const ratio = (label, key) => {
