@@ -9,7 +9,6 @@
 //   node bench/table.mjs sweep NN              stage NN's SWEEP variants, one run
 //   node bench/table.mjs step NN               stage NN against the stage before it and stage 00, one run
 //   node bench/table.mjs peer                  the newest bench-peer run (bench/peer/peer.mjs)
-//   node bench/table.mjs bound                 the pinned bench-peer run with its bound row (bench/floor/bound.mjs)
 //   node bench/table.mjs limits                the newest `make limits` run (bench/limits.mjs)
 //   node bench/table.mjs verdict NN            stage NN's closing line: its step under each runtime
 //   node bench/table.mjs picture               per step: the post's figure, ours on both runtimes, the proof
@@ -481,7 +480,7 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'bound', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
@@ -513,10 +512,8 @@ function main(argv) {
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }
-    // `bound`: a peer run with the bound row (pinned on its own, so the peer
-    // table can keep the run its prose was written from).
-    if (kind === 'peer' || kind === 'bound') {
-        const md = renderPeerTable(pinned(kind, () => resultFiles(join(here, 'results')).filter((f) => /-peer-/.test(f))));
+    if (kind === 'peer') {
+        const md = renderPeerTable(pinned('peer', () => resultFiles(join(here, 'results')).filter((f) => /-peer-/.test(f))));
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }
