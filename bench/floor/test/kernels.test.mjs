@@ -4,11 +4,15 @@
 // table, the bound row of `make bench-peer` and the book's multiples all
 // divide a window's products by these constants, so a kernel that issued one
 // product fewer per trip would make every floor look faster than it is.
+// Then the products a stage's pass computes (passDots, passFloatPairs): whole
+// trips for every count of live rows, growing with it, and a full window when
+// every row is live.
 //
-//   node kernels.test.mjs            passes
-//   node kernels.test.mjs --mutant   drops one product from `chains`; must fail
+//   node kernels.test.mjs                  passes
+//   node kernels.test.mjs --mutant         drops one product from `chains`; must fail
+//   node kernels.test.mjs --mutant=rows    a pass that forgets the live rows' products; must fail
 import { CHAIN_DOTS_PER_TRIP, CHAIN_FLOAT_PAIRS_PER_TRIP, FLOAT_PAIRS_PER_TRIP, LOAD_DOTS_PER_TRIP, REGISTER_DOTS_PER_TRIP,
-         WINDOW_DOTS, WINDOW_FLOAT_PAIRS, wasmBytes, wat } from '../kernels.mjs';
+         WINDOW_DOTS, WINDOW_FLOAT_PAIRS, passDots, passFloatPairs, wasmBytes, wat } from '../kernels.mjs';
 
 const expected = {
     registers: { product: 'i32x4.dot_i16x8_s', add: 'i32x4.add', perTrip: REGISTER_DOTS_PER_TRIP, window: WINDOW_DOTS },
@@ -27,7 +31,8 @@ function mutate(text) {
 }
 
 const count = (text, word) => text.split(word).length - 1;
-const text = process.argv.includes('--mutant') ? mutate(wat()) : wat();
+const mutant = process.argv.find((a) => a.startsWith('--mutant'))?.split('=')[1] ?? (process.argv.includes('--mutant') ? 'chains' : null);
+const text = mutant === 'chains' ? mutate(wat()) : wat();
 const failures = [];
 for (const [name, want] of Object.entries(expected)) {
     const start = text.indexOf(`(func (export "${name}")`);
@@ -39,7 +44,18 @@ for (const [name, want] of Object.entries(expected)) {
     if (want.window % want.perTrip !== 0) failures.push(`${name}: a window's ${want.window} products are not whole trips of ${want.perTrip}`);
     else console.log(`${name}: ${products} × ${want.product} per trip, each kept by ${want.add}; ${want.window / want.perTrip} trips per window`);
 }
-if (!process.argv.includes('--mutant')) await wasmBytes();  // assembles and validates, or throws
+// The pass's products. The mutant `rows` drops the live rows' term, as a
+// formula that forgot the last layer's queries would.
+const dotsOf = mutant === 'rows' ? () => passDots(0) : passDots;
+for (const [name, of, window] of [['passDots', dotsOf, WINDOW_DOTS], ['passFloatPairs', passFloatPairs, WINDOW_FLOAT_PAIRS]]) {
+    for (let live = 0; live <= 256; live++) {
+        if (of(live) % 48 !== 0) { failures.push(`${name}(${live}) is not whole trips of 48`); break; }
+        if (live > 0 && of(live) <= of(live - 1)) { failures.push(`${name}(${live}) does not grow with the live rows`); break; }
+    }
+    if (of(256) !== window) failures.push(`${name}(256) = ${of(256)}, not the window's ${window}`);
+    else console.log(`${name}: whole trips for 0 to 256 live rows, the full window at 256`);
+}
+if (!mutant) await wasmBytes();  // assembles and validates, or throws
 for (const f of failures) console.log(`FAILED: ${f}`);
-console.log(failures.length ? `${failures.length} kernel(s) do not issue what they claim` : 'every floor kernel issues what it claims');
+console.log(failures.length ? `${failures.length} check(s) failed` : 'every floor kernel issues what it claims, and every pass counts its products');
 process.exitCode = failures.length ? 1 : 0;
