@@ -24,11 +24,11 @@ import { sweepOf } from './table.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const chaptersDir = join(here, '..', 'book', 'chapters');
 
-// The chapters whose text holds a directive, e.g. "{{table sweep 05}}".
-function chaptersWith(directive) {
-    return readdirSync(chaptersDir).filter((f) => f.endsWith('.md'))
-        .filter((f) => readFileSync(join(chaptersDir, f), 'utf8').includes(directive));
-}
+// The chapters' texts, read once; those that hold a directive, e.g.
+// "{{table sweep 05}}".
+const chapters = readdirSync(chaptersDir).filter((f) => f.endsWith('.md'))
+    .map((f) => [f, readFileSync(join(chaptersDir, f), 'utf8')]);
+const chaptersWith = (directive) => chapters.filter(([, text]) => text.includes(directive)).map(([f]) => f);
 
 const judged = (iv) => (iv ? `${intervalText(iv)} ${verdict(iv)}` : 'not measured');
 

@@ -289,7 +289,7 @@ export function sweepOf(runs, prefix) {
     const get = (label, key) => results.find((r) => r.label === label && configOf(r) === key);
     const k0 = configs[0][0];
     const base = labels.find((l) => get(l, k0)?.variant === null && get(l, k0)?.stage.startsWith(`${prefix}-`)) ?? labels[0];
-    return { run, results, configs, labels, get, base };
+    return { run, configs, labels, get, base };
 }
 
 export function renderSweepTable(runs, prefix) {

@@ -47,7 +47,11 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(join(dirname(fileURLToPath(import.meta.url)), '../../common/node/package.json'));
 
-export const WINDOW_DOTS = 6 * 256 * (4 * 384 * 384 + 2 * 384 * 1536) / 8;
+// Multiply-adds per row and layer: the four 384 x 384 projections (queries,
+// keys, values, output) and the feed-forward block's two 384 x 1536.
+const PROJECTION_MACS = 384 * 384, FEED_FORWARD_MACS = 2 * 384 * 1536;
+const ROW_MACS = 4 * PROJECTION_MACS + FEED_FORWARD_MACS;
+export const WINDOW_DOTS = 6 * 256 * ROW_MACS / 8;
 // Attention's float products in one window: queries x keys for the scores and
 // weights x values for the output, 256 x 256 per head and dimension, over 384
 // dimensions (12 heads of 32) and 6 layers, four lanes to an f32x4.mul.
@@ -61,7 +65,7 @@ export const WINDOW_FLOAT_PAIRS = 2 * 6 * 256 * 256 * 384 / 4;
 // the kernels' 48 products.
 export function passDots(live, allRows = false) {
     if (allRows) return WINDOW_DOTS;
-    return (5 * 256 * (4 * 384 * 384 + 2 * 384 * 1536) + 256 * 2 * 384 * 384 + live * (2 * 384 * 384 + 2 * 384 * 1536)) / 8;
+    return (5 * 256 * ROW_MACS + 256 * 2 * PROJECTION_MACS + live * (2 * PROJECTION_MACS + FEED_FORWARD_MACS)) / 8;
 }
 export function passFloatPairs(live, allRows = false) {
     if (allRows) return WINDOW_FLOAT_PAIRS;
@@ -143,7 +147,7 @@ function floatsFunc() {
 function chainsFunc(name, product, add, perTrip, result) {
     const acc = [...Array(12).keys()], w = [0, 1];
     const init = result === 'i32'
-        ? (k, at) => `(v128.load offset=${16 * at} (i32.const 0))`
+        ? (k) => `(v128.load offset=${16 * k} (i32.const 0))`
         : (k) => `(f32x4.splat (f32.convert_i32_s (i32.add (local.get $trips) (i32.const ${k + 1}))))`;
     const body = [];
     for (let g = 0; g < perTrip / acc.length; g++)
@@ -151,8 +155,8 @@ function chainsFunc(name, product, add, perTrip, result) {
     const lane = result === 'i32' ? 'i32x4.extract_lane 0' : 'f32x4.extract_lane 0';
     return `(func (export "${name}") (param $trips i32) (result ${result})
     (local $t i32) ${w.map((k) => `(local $w${k} v128)`).join(' ')} ${acc.map((k) => `(local $s${k} v128)`).join(' ')}
-    ${w.map((k) => `(local.set $w${k} ${init(k, k)})`).join('\n    ')}
-    ${acc.map((k) => `(local.set $s${k} ${init(k + 2, k + 2)})`).join('\n    ')}
+    ${w.map((k) => `(local.set $w${k} ${init(k)})`).join('\n    ')}
+    ${acc.map((k) => `(local.set $s${k} ${init(k + 2)})`).join('\n    ')}
     (block $done (loop $trip
       (br_if $done (i32.ge_u (local.get $t) (local.get $trips)))
       ${body.join('\n      ')}

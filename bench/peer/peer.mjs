@@ -13,8 +13,8 @@
 //
 // Beside them runs the bound (bench/floor/bound.mjs): the integer and float
 // products a stage computes for each window, alone, the least time a stage's
-// pass could take under this V8 on this core. It says how near a ratio to ONNX Runtime the stages could
-// ever come, in the same run.
+// pass could take under this V8 on this core. It says, in the same run, how
+// near to ONNX Runtime any stage could ever come.
 //
 // Rounds interleave stage, web, node and bound (fresh Node process each), so a
 // drift in machine load hits all of them alike; the ratios come from one file.
@@ -70,25 +70,22 @@ function stagesOf(o) {
 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-// One peer measurement: run-ort.mjs in a fresh Node, with the V8 flags the stages get.
-function runPeer(o, runtime) {
-    const args = [...V8_FLAGS[o.tiering], join(here, 'run-ort.mjs'), runtime, resolve(root, o.onnx), resolve(root, o.windows),
-                  String(o.runs), String(o.warmup)];
-    const r = spawnSync(process.execPath, args, { cwd: here, encoding: 'utf8', maxBuffer: 64 << 20 });
+// One measurement in a fresh Node with the V8 flags the stages get: a script
+// that prints one JSON line last, or an error naming it.
+function runNode(o, name, script, args, cwd) {
+    const r = spawnSync(process.execPath, [...V8_FLAGS[o.tiering], script, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 << 20 });
     const line = (r.stdout ?? '').trim().split('\n').reverse().find((l) => l.startsWith('{'));
-    if (r.status !== 0 || !line) return { error: `run-ort ${runtime} exited ${r.status}: ${(r.stderr ?? '').trim().slice(-400)}` };
+    if (r.status !== 0 || !line) return { error: `${name} exited ${r.status}: ${(r.stderr ?? '').trim().slice(-400)}` };
     return { data: JSON.parse(line) };
 }
 
-// The bound: the floor kernels' products of one window, in a fresh Node with
-// the stages' V8 flags.
-function runBound(o) {
-    const args = [...V8_FLAGS[o.tiering], join(root, 'bench/floor/bound.mjs'), String(o.runs), String(o.warmup), resolve(root, o.windows)];
-    const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-    const line = (r.stdout ?? '').trim().split('\n').reverse().find((l) => l.startsWith('{'));
-    if (r.status !== 0 || !line) return { error: `bound.mjs exited ${r.status}: ${(r.stderr ?? '').trim().slice(-400)}` };
-    return { data: JSON.parse(line) };
-}
+// A peer: ONNX Runtime (run-ort.mjs) on the windows.
+const runPeer = (o, runtime) => runNode(o, `run-ort ${runtime}`, join(here, 'run-ort.mjs'),
+    [runtime, resolve(root, o.onnx), resolve(root, o.windows), String(o.runs), String(o.warmup)], here);
+
+// The bound: the products a stage computes for each of the windows, alone.
+const runBound = (o) => runNode(o, 'bound.mjs', join(root, 'bench/floor/bound.mjs'),
+    [String(o.runs), String(o.warmup), resolve(root, o.windows)], root);
 
 function main() {
     const o = parseArgs(process.argv.slice(2));
