@@ -17,6 +17,7 @@
 #include "common/service/redact_request.hpp"
 #include "common/service/response_headers.hpp"
 #include "common/service/router.hpp"
+#include "common/service/visible_text.hpp"
 #include "common/service/windows.hpp"
 #include "common/stage/stage.hpp"
 #include "common/text/utf8.hpp"
@@ -117,7 +118,12 @@ RedactResult redact_text(std::string_view text, float min_score, bx::Profile& pr
         return result;
     }
 
-    const bx::Encoding encoding = tokenizer->encode(text);
+    // The model reads what a reader sees: the text without the characters that
+    // render as nothing (visible_text.hpp). Everything up to the entities works
+    // on `seen`; the entities are then put back on the text as sent.
+    const VisibleText visible(text);
+    const std::string_view seen = visible.text();
+    const bx::Encoding encoding = tokenizer->encode(seen);
     const Content content = content_of(encoding);
     const std::uint64_t t_encode = bx::now_ns();
     timings.encode_ms = ms_between(t_model, t_encode);
@@ -144,16 +150,18 @@ RedactResult redact_text(std::string_view text, float min_score, bx::Profile& pr
         choices[t] = choose_label(logits.data() + t * bx::kLabels, scheme);
         if (!list_labelled || scheme.labels[static_cast<std::size_t>(choices[t].label)].tag == Tag::O) continue;
         if (code_points.empty()) code_points = bx::utf8::code_point_offset_table(text);
-        result.labelled.push_back({code_points[content.bytes[t].begin], code_points[content.bytes[t].end],
+        const ByteRange read = visible.exact(content.bytes[t]);
+        result.labelled.push_back({code_points[read.begin], code_points[read.end],
                                    encoding.tokens[first_content + t],
                                    std::string(model->label_names[choices[t].label])});
     }
-    result.entities = locate_entities(text, decode_bioes(choices, scheme), content.bytes, scheme);
+    result.entities = locate_entities(seen, decode_bioes(choices, scheme), content.bytes, scheme);
     // Identifiers whose form proves them are redacted whatever the model read
     // (identifiers.hpp). The answer tests and their mutant check this.
     // mutation-point: identifiers
-    add_identifiers(text, find_identifiers(text), scheme.types, result.entities);
+    add_identifiers(seen, find_identifiers(seen), scheme.types, result.entities);
     drop_below_min_score(result.entities, min_score);
+    visible.map_to_original(result.entities);
     result.redacted = redact_entities(text, result.entities);
     result.tokens = static_cast<int>(content.ids.size());
     timings.total_ms = ms_between(t_start, bx::now_ns());

@@ -31,13 +31,11 @@
 // offsets after a deleted character), which must leak.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { nodeTools, root, stageNames, wasmBuild } from './lib/env.mjs';
 import { startServer } from './lib/server.mjs';
-import { postRedact } from './redact_lib.mjs';
+import { postRedact, redactAll, shown } from './redact_lib.mjs';
 import { generator } from '../../bench/lib/random.mjs';
 
 const require = createRequire(import.meta.url);
@@ -106,19 +104,6 @@ function makeCases() {
   return cases;
 }
 
-// Runs `cli redact --jsonl --tokens` once over every text; one answer each.
-function redactAll(cli, texts) {
-  const dir = path.join(wasmBuild, 'tmp');
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `hostile-${process.pid}.jsonl`);
-  writeFileSync(file, texts.map((text) => JSON.stringify({ text })).join('\n') + '\n');
-  const r = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'bench/e2e/wasi-host.mjs'),
-    cli, 'redact', '--tokens', '--jsonl', path.relative(root, file)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
-  const lines = r.stdout.split('\n').filter(Boolean);
-  assert.equal(lines.length, texts.length, `${path.relative(root, cli)} answered ${lines.length} of ${texts.length}: ${r.stderr.slice(-2000)}`);
-  return lines.map((line) => JSON.parse(line));
-}
-
 // common/service/entities.cpp: is_sentence_punctuation, and the closing brackets and quotes of kPairs
 // (one the entity did not open is the sentence's too).
 const SENTENCE_PUNCTUATION = /^[.,;:!?\u3002\u3001\uFF0E\uFF0C\uFF1B\uFF1A\uFF01\uFF1F\u2026)\]}\u00BB\u203A\u201D\u201C\u2019\u2018"'\uFF09\uFF3D\u300D\u300F\u3011\u300B\u3009]+$/u;
@@ -126,12 +111,6 @@ const SENTENCE_PUNCTUATION = /^[.,;:!?\u3002\u3001\uFF0E\uFF0C\uFF1B\uFF1A\uFF01
 // What the model labelled, in order, without positions.
 const readingOf = (answer) => JSON.stringify((answer.tokens ?? []).map(([, , token, label]) => [token, label]));
 const squeeze = (s) => s.replace(/[\s\u2581]+/gu, '');
-// A string for a message: every character that does not show is written as \u{...}.
-const shown = (s) => {
-  const cut = [...s].length > 160 ? `${[...s].slice(0, 160).join('')}...` : s;
-  return `"${cut.replace(/[^\P{C}]|[^\P{Z}]|[^\P{M}]|["\\]/gu, (c) => (c === ' ' ? c : `\\u{${c.codePointAt(0).toString(16)}}`))}"`;
-};
-
 // The faults of one case's answer against its twin's, as sentences.
 function faults(c, answer, twinAnswer) {
   const out = [];
@@ -146,7 +125,8 @@ function faults(c, answer, twinAnswer) {
   }
   const chars = [...c.text];
   for (const e of answer.entities) {
-    const read = squeeze(normalizer.normalizeString(e.text));
+    // The model read the entity without its invisible characters (visible_text.hpp).
+    const read = squeeze(normalizer.normalizeString(e.text.replace(/\p{Default_Ignorable_Code_Point}/gu, '')));
     for (const [start, end, token] of answer.tokens) {
       // The tokens inside the entity. One that runs past its end is the
       // entity's only when what lies past is the sentence's punctuation

@@ -1,10 +1,10 @@
 // Shared by the POST /redact integration tests: where the component is, how to
 // read a Server-Timing header, and what every successful answer must satisfy.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { firstStage, nodeTools, root, wasmBuild } from './lib/env.mjs';
@@ -167,3 +167,23 @@ export function checkAnswer(text, answer) {
 export async function postRedact(url, body, headers = { 'content-type': 'application/json' }) {
   return fetch(`${url}/redact`, { method: 'POST', headers, body });
 }
+
+// Runs `cli redact --jsonl --tokens` of a stage's cli.wasm once over every
+// text, under V8 (bench/e2e/wasi-host.mjs); one answer each, in order.
+export function redactAll(cli, texts) {
+  const dir = path.join(wasmBuild, 'tmp');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `redact-all-${process.pid}.jsonl`);
+  writeFileSync(file, texts.map((text) => JSON.stringify({ text })).join('\n') + '\n');
+  const r = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'bench/e2e/wasi-host.mjs'),
+    cli, 'redact', '--tokens', '--jsonl', path.relative(root, file)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const lines = r.stdout.split('\n').filter(Boolean);
+  assert.equal(lines.length, texts.length, `${path.relative(root, cli)} answered ${lines.length} of ${texts.length}: ${r.stderr.slice(-2000)}`);
+  return lines.map((line) => JSON.parse(line));
+}
+
+// A string for a message: every character that does not show is written as \u{...}.
+export const shown = (s) => {
+  const cut = [...s].length > 160 ? `${[...s].slice(0, 160).join('')}...` : s;
+  return `"${cut.replace(/[^\P{C}]|[^\P{Z}]|[^\P{M}]|[\p{Default_Ignorable_Code_Point}]|["\\]/gu, (c) => (c === ' ' ? c : `\\u{${c.codePointAt(0).toString(16)}}`))}"`;
+};
