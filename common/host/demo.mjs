@@ -7,6 +7,8 @@
 //
 //   node common/host/demo.mjs <component.wasm> [texts.txt]
 //
+// The host is serve.mjs's default, wasmtime serve, unless BX_SERVE_WITH=jco.
+//
 // texts.txt holds one sample per line (blank lines and lines starting with #
 // are skipped); without it a few built-in lines are used.
 import { spawn } from 'node:child_process';
@@ -35,17 +37,17 @@ const stopServer = () => { try { process.kill(-server.pid, 'SIGTERM'); } catch {
 process.on('exit', stopServer);
 process.on('SIGINT', () => process.exit(130));
 
-const url = await new Promise((resolve, reject) => {
+const { url, host } = await new Promise((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (d) => {
     out += d;
-    const m = out.match(/at (http:\/\/\S+?)\/? \(pid/);
-    if (m) resolve(m[1]);
+    const m = out.match(/at (http:\/\/\S+?)\/? with (\S+) \(pid/);
+    if (m) resolve({ url: m[1], host: m[2] });
   });
   server.once('exit', (code) => reject(new Error(`server exited (${code}) before it was ready`)));
 });
 console.log(`demo: try it in a browser: ${url}/`);
-console.log(`demo: ${component}, POST ${url}/redact`);
+console.log(`demo: ${component} served by ${host}, POST ${url}/redact`);
 
 let failures = 0;
 for (const text of texts) {

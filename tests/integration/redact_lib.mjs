@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { firstStage, nodeTools, root, wasmBuild } from './lib/env.mjs';
 import { insideWord, wordRanges } from './lib/words.mjs';
+import { hostRecord } from './lib/server.mjs';
 
 // BX_REDACT_STAGE=NN-name picks another stage; the default is the first one.
 export const stage = process.env.BX_REDACT_STAGE || firstStage;
@@ -122,7 +123,7 @@ export function git(...args) {
 export function provenance(loadBefore) {
   const cpus = os.cpus();
   return {
-    runtime: `jco serve --isolate-requests instance (common/host/serve.mjs), Node ${process.version}, V8 ${process.versions.v8}`,
+    runtime: hostRecord(),
     machine: {
       cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, platform: `${os.platform()} ${os.release()}`,
       // Other work on the machine inflates every time: the load before and after says how much.
