@@ -174,13 +174,13 @@ bench-remote:
 page-screenshot: build-wasm book-test-setup
 	BX_PAGE_SCREENSHOT=$(CURDIR)/bench/results/service-page.png $(NODE) tests/integration/page_chromium.test.mjs
 
-## deep dives: [STAGE=NN] [LOAD_SECONDS=60] [LOAD_CLIENTS=4]: a bounded load test behind make serve's host
+## deep dives: [STAGE=NN] [LOAD_SECONDS=60] [LOAD_CLIENTS=4] [HOST=jco]: a bounded load test behind make serve's host (wasmtime serve)
 load: build-wasm
-	$(NODE) bench/load.mjs $(if $(STAGE),--stage $(STAGE)) --seconds $(or $(LOAD_SECONDS),60) --clients $(or $(LOAD_CLIENTS),4)
+	$(NODE) bench/load.mjs $(if $(STAGE),--stage $(STAGE)) --seconds $(or $(LOAD_SECONDS),60) --clients $(or $(LOAD_CLIENTS),4) --with $(SERVE_HOST)
 
-## deep dives: [STAGES=00,12]: each stage's component against Akamai Functions' limits (size, memory, largest request)
+## deep dives: [STAGES=00,12] [HOST=jco]: each stage's component under wasmtime serve against Akamai Functions' limits (size, memory, largest request)
 limits: build-wasm
-	$(NODE) bench/limits.mjs $(if $(STAGES),--stages $(STAGES)) $(if $(LIMITS_REPEATS),--repeats $(LIMITS_REPEATS))
+	$(NODE) bench/limits.mjs $(if $(STAGES),--stages $(STAGES)) $(if $(LIMITS_REPEATS),--repeats $(LIMITS_REPEATS)) --with $(SERVE_HOST)
 
 ## deep dives: STAGES=NN,MM: the whole request through make serve's host, stages side by side; component sizes
 bench-serve: build-wasm

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// make load [STAGE=NN] [LOAD_SECONDS=60] [LOAD_CLIENTS=4]: a bounded load test
-// of one stage's component behind `make serve`'s host (loopback only; it stops
+// make load [STAGE=NN] [LOAD_SECONDS=60] [LOAD_CLIENTS=4] [HOST=jco]: a bounded load test
+// of one stage's component behind `make serve`'s host, wasmtime serve unless
+// --with jco (loopback only; it stops
 // by itself). Several clients send, for the given time, a mix of requests:
 //   short, long (the eval corpus's longest text), multi (three windows), empty
 //   text, the page, /ping, and invalid ones: bad JSON, a wrong Content-Type,
@@ -18,22 +19,23 @@ import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { root, stageByNumber, stageNames, wasmBuild } from '../tests/integration/lib/env.mjs';
-import { startServer } from '../tests/integration/lib/server.mjs';
+import { hostRecord, startServer } from '../tests/integration/lib/server.mjs';
 import { evalTexts, git } from '../tests/integration/redact_lib.mjs';
 import { summarize } from './lib/stats.mjs';
 
 function parseArgs(argv) {
-  const o = { stage: null, seconds: 60, clients: 4, out: null, mutate: false };
+  const o = { stage: null, seconds: 60, clients: 4, out: null, mutate: false, with: 'wasmtime' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--stage') o.stage = argv[++i];
     else if (a === '--seconds') o.seconds = Number(argv[++i]);
     else if (a === '--clients') o.clients = Number(argv[++i]);
+    else if (a === '--with') o.with = argv[++i];
     else if (a === '--out') o.out = argv[++i];
     else if (a === '--mutate') o.mutate = true;  // the check must be able to fail: expect another short answer
     else throw new Error(`load.mjs: unknown argument ${a}`);
   }
-  if (!(o.seconds > 0) || !(o.clients >= 1)) throw new Error('usage: load.mjs [--stage NN] [--seconds S] [--clients N] [--out FILE]');
+  if (!(o.seconds > 0) || !(o.clients >= 1)) throw new Error('usage: load.mjs [--stage NN] [--seconds S] [--clients N] [--with wasmtime|jco] [--out FILE]');
   return o;
 }
 
@@ -67,7 +69,7 @@ async function send(url, r) {
 }
 
 // Resident memory of a process and all its descendants (the host: serve.mjs,
-// jco and its worker), from /proc.
+// and wasmtime, or jco and its worker), from /proc.
 function treeRssBytes(pid) {
   const parent = new Map();
   for (const d of readdirSync('/proc')) {
@@ -95,7 +97,7 @@ async function main() {
   const stage = o.stage ? stageByNumber(o.stage) : stageNames().at(-1);
   const kinds = requestKinds();
   const loadBefore = os.loadavg()[0];
-  const server = await startServer(path.join(wasmBuild, 'stages', stage, 'component.wasm'));
+  const server = await startServer(path.join(wasmBuild, 'stages', stage, 'component.wasm'), { with: o.with });
   const problems = [];
   try {
     // Each kind alone first: the answer every later one must equal.
@@ -147,7 +149,8 @@ async function main() {
       what: `${o.clients} concurrent clients for ${o.seconds} s against make serve's host (a fresh instance per request), a mix of valid and invalid requests; every answer compared with the one sent alone`,
       stage, date: new Date().toISOString(), commit: git('rev-parse', 'HEAD'),
       dirty: (git('status', '--porcelain', '--', 'stages', 'common') ?? '') !== '',
-      runtime: `jco serve --isolate-requests instance (common/host/serve.mjs), Node ${process.version}`,
+      host: o.with,
+      runtime: hostRecord(o.with),
       machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, loadavg_1m: { before: +loadBefore.toFixed(2), after: +os.loadavg()[0].toFixed(2) } },
       clients: o.clients, seconds: +elapsed.toFixed(1),
       requests: { sent, answered, mismatched },

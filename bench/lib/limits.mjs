@@ -3,7 +3,8 @@
 // (bench/limits.mjs, every stage, into a results file) and by the test that
 // runs in `make test` (tests/integration/limits.test.mjs, the latest stage).
 //
-// Three requests, each to a fresh instance (common/host/serve.mjs):
+// Three requests, each to a fresh instance (common/host/serve.mjs; its host,
+// wasmtime serve or jco, from BX_SERVE_WITH):
 //   largest  the most tokens a request may hold (kMaxWindowTokens, 16 windows),
 //            as real prose: the eval corpus's texts, repeated and cut at a word
 //   over     that text plus a few words: must be refused with 413, quickly
@@ -69,10 +70,18 @@ export function worstShapes(bytes = MAX_BODY_BYTES) {
   };
 }
 
+// A request that gets no answer (the instance trapped and the host closed the
+// connection, as wasmtime serve does) is recorded as status 0: no JSON answer.
 async function timed(url, body) {
   const t0 = performance.now();
-  const res = await postRedact(url, body);
-  const text = await res.text();
+  let res, text;
+  try {
+    res = await postRedact(url, body);
+    text = await res.text();
+  } catch (e) {
+    return { status: 0, client_ms: +(performance.now() - t0).toFixed(1), memory_bytes: NaN, server_timing: null,
+             json_answer: false, body: `no answer: ${e.cause?.code ?? e.message}` };
+  }
   return {
     status: res.status,
     client_ms: +(performance.now() - t0).toFixed(1),
@@ -123,7 +132,7 @@ export async function measureLimits(component, { repeats = 1, texts = null } = {
         requests: repeats, slowest_client_ms: slowest.client_ms, slowest_total_ms: timing?.total ?? null,
         memory_bytes: Math.max(...largest.map((r) => r.memory_bytes)),
       },
-      over: { status: over.status, message: over.status === 200 ? null : JSON.parse(over.body).error.message, client_ms: over.client_ms, memory_bytes: over.memory_bytes },
+      over: { status: over.status, message: over.status === 200 || !over.json_answer ? null : JSON.parse(over.body).error.message, client_ms: over.client_ms, memory_bytes: over.memory_bytes },
       body: { bytes: body.length, status: big.status, client_ms: big.client_ms, memory_bytes: big.memory_bytes },
       shapes,
     };

@@ -80,8 +80,10 @@ async function main() {
   let jcoDir = null;
   if (opts.with === 'wasmtime') {
     if (!existsSync(wasmtimeCli)) throw new Error(`${wasmtimeCli} not found: run make setup`);
+    // BX_SERVE_MAX_MEMORY=N lowers the engine's cap on linear memory (the limits test's mutant).
+    const cap = process.env.BX_SERVE_MAX_MEMORY ? ['-W', `max-memory-size=${process.env.BX_SERVE_MAX_MEMORY}`] : [];
     child = spawn(wasmtimeCli, [
-      'serve', '--config', wasmtimeConfig, '--addr', `${opts.host}:${port}`,
+      'serve', '--config', wasmtimeConfig, ...cap, '--addr', `${opts.host}:${port}`,
       // Spin: a fresh instance for every request (wasmtime's default for a WASIp2 component, said anyway).
       '--max-instance-reuse-count', '1', '--no-logging-prefix', opts.component,
     ], { detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
