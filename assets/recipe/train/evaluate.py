@@ -447,6 +447,38 @@ def write_md(rep, path):
             L.append(f"Greetings (`assets/corpora/greetings.jsonl`: short messages that open or close on a name, "
                      f"six languages): {gr['detected']} of {gr['pii']} names covered; "
                      f"missed: {', '.join(gr.get('missed', [])) or 'none'}. A name a greeting hides is a leak.\n")
+        fm = sv.get("forms")
+        if fm:
+            L.append("### Case and form\n")
+            L.append("The same texts as a reader may meet them: upper-cased, title-cased (each word's first letter "
+                     "upper, the rest lower) and decomposed (NFD), the listed PII strings written alike; PII "
+                     "strings covered (any label) and spurious entities, beside the ordinary texts' (service_eval.mjs, "
+                     "\"Case and form\"):\n")
+            L.append("| form | set | PII covered | ordinary | recall ÷ ordinary | spurious | ordinary spurious |")
+            L.append("|---|---|---|---|---|---|---|")
+            for form, f in fm.items():
+                for name, r in f["sets"].items():
+                    L.append(f"| {form} | {name} | {r['detected']}/{r['pii']} | {r['ordinary_detected']}/{r['ordinary_pii']} | "
+                             f"{r['recall_ratio']} | {r['spurious']} | {r['ordinary_spurious']} |")
+            for form, f in fm.items():
+                up = f.get("heldout")
+                if not up:
+                    continue
+                per_language = ", ".join(f"{k} {v['per_1000_words']}" for k, v in sorted(up["per_language"].items()))
+                L.append(f"\nHeld-out prose, {form}: {up['all']['spurious']} spurious entities in {up['all']['words']} words, "
+                         f"worst language **{up['all']['worst_language_per_1000_words']}** per 1,000 words "
+                         f"({per_language}).")
+            nfd = fm.get("nfd")
+            if nfd:
+                diff = [t for r in nfd["sets"].values() for t in r.get("not_the_same_answer", [])]
+                L.append(f"\nNFD: {nfd['summary']['not_the_same_answer']} texts whose answer differs from the composed "
+                         f"text's (labels, or the redacted text composed again)"
+                         + (": " + "; ".join(f"`{t}`" for t in diff[:10]) if diff else "") + ".")
+            for form, f in fm.items():
+                for name, r in f["sets"].items():
+                    if r.get("missed"):
+                        L.append(f"\n{form}, {name}, missed: {', '.join(r['missed'][:40])}")
+            L.append("")
         L.append("### Minimum entity score\n")
         L.append("Every entity the decoding finds (`\"min_score\": 0`), keeping only those whose score is at least "
                  "the minimum (the row of the service's default is its answer above):\n")
@@ -504,7 +536,7 @@ def sha256(path):
 
 
 SERVICE_KEYS = ("stage", "date", "commit", "service_min_score", "heldout_file", "heldout", "numbers_file", "numbers",
-                "eval", "handwritten", "greetings", "min_score_study", "model_sha256")
+                "eval", "handwritten", "greetings", "forms", "min_score_study", "model_sha256")
 
 
 def service_summary(sv, path):
@@ -513,6 +545,12 @@ def service_summary(sv, path):
     for k in ("heldout", "numbers", "eval", "handwritten"):
         for drop in ("spurious_entities", "missed"):
             out.get(k, {}).pop(drop, None)
+    if "forms" in out:  # a copy: the lists stay in the service file, the report keeps the counts
+        out["forms"] = json.loads(json.dumps(out["forms"]))
+        for f in out["forms"].values():
+            f.get("heldout", {}).pop("spurious_entities", None)
+            for r in f["sets"].values():
+                r.pop("spurious_entities", None)
     return out
 
 
@@ -548,6 +586,20 @@ def fold_service(rep, path, previous=None):
         gr = sv["greetings"]
         rep["acceptance"]["greetings through the service: every name covered (a hidden name is a leak)"] = \
             f"{gr['detected']}/{gr['pii']} -> {'PASS' if gr['detected'] == gr['pii'] else 'FAIL'}"
+    fm = sv.get("forms")
+    if fm:
+        for form in ("upper", "title"):
+            for name in ("eval", "handwritten"):
+                r = fm[form]["sets"][name]
+                rep["acceptance"][f"{form}-case {name} texts: recall at least 0.97 of the ordinary texts'"] = \
+                    f"{r['detected']}/{r['pii']} against {r['ordinary_detected']}/{r['ordinary_pii']}, " \
+                    f"ratio {r['recall_ratio']} -> {'PASS' if r['recall_ratio'] >= 0.97 else 'FAIL'}"
+        up = fm["upper"]["heldout"]["all"]["worst_language_per_1000_words"]
+        rep["acceptance"]["upper-case held-out prose: at most 1.0 spurious entity per 1,000 words in every language"] = \
+            f"worst {up} -> {'PASS' if up <= 1.0 else 'FAIL'}"
+        n = fm["nfd"]["summary"]["not_the_same_answer"]
+        rep["acceptance"]["NFD texts: the same answers as the composed texts"] = \
+            f"{n} differ -> {'PASS' if n == 0 else 'FAIL'}"
 
 
 def main():

@@ -27,6 +27,14 @@
 // study asks for every entity ("min_score": 0) and scores each set again keeping only entities
 // whose `score` is at least t, for several t (common/service/README.md, "A minimum score").
 //
+// Case and form ("forms" in the output): a reader reads "EMILY CLARKE", "Emily Clarke" and a
+// decomposed "García" (NFD: "i" and a combining acute) as the names they are. The eval, hand-written
+// and greeting texts are sent again upper-cased, title-cased (every word's first letter upper, the
+// rest lower) and in NFD, their listed PII strings written the same way: PII covered (any label) and
+// spurious entities, beside the ordinary texts'; the held-out prose is sent upper-cased and title-cased too (spurious
+// entities per 1,000 words). For NFD the answer must be the composed text's: the same labels, and
+// the same redacted text once both are composed again (NFC); the texts where it is not are listed.
+//
 // Any stage gives the same answers: every stage's logits equal stage 00's bit for bit
 // (`make test` proves it). The default is the last stage, the fastest. --component measures another
 // build (a copy of a component with the previous model in it, for the report's before-and-after).
@@ -100,6 +108,69 @@ function scoreListed(rows, answers, t) {
   return { pii, detected, percent: Number((100 * detected / pii).toFixed(2)), spurious, missed, spurious_entities: spuriousList };
 }
 
+// The forms a reader reads as the same text. Title case: each word's first letter upper, the rest
+// lower ("EMILY" and "emily" -> "Emily"); digits and punctuation stay.
+export const FORMS = {
+  upper: (t) => t.toUpperCase(),
+  title: (t) => t.replace(/\p{L}[\p{L}\p{M}]*/gu, (w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()),
+  nfd: (t) => t.normalize('NFD'),
+};
+
+// One listed set in another form: texts and PII strings rewritten alike (a string the rewriting
+// no longer finds in its text, as "ß" made "SS" inside a longer word may be, is left out and counted).
+function inForm(rows, form) {
+  let dropped = 0;
+  const out = rows.map((r) => {
+    const text = form(r.text);
+    const pii = (r.pii ?? []).map(form).filter((p) => text.includes(p) || (dropped++, false));
+    return { ...r, text, pii };
+  });
+  return { rows: out, dropped };
+}
+
+// Labels in order and the redacted text composed again: what must not change under NFD.
+const sameAnswer = (a, b) => a.redacted.normalize('NFC') === b.redacted.normalize('NFC') &&
+  JSON.stringify(a.entities.map((e) => [e.label, e.text.normalize('NFC')])) ===
+  JSON.stringify(b.entities.map((e) => [e.label, e.text.normalize('NFC')]));
+
+async function scoreForms(server, sets, answers, minScore) {
+  const listed = ['eval', 'handwritten', 'greetings'];
+  const keep = (a) => ({ ...a, entities: a.entities.filter((e) => e.score >= minScore) });
+  const result = {};
+  for (const [name, form] of Object.entries(FORMS)) {
+    const f = (result[name] = { sets: {} });
+    for (const set of listed) {
+      const { rows, dropped } = inForm(sets[set], form);
+      const got = [];
+      for (const r of rows) got.push(await answer(server, r.text));
+      const score = scoreListed(rows, got, minScore);
+      const ordinary = scoreListed(sets[set], answers[set], minScore);
+      f.sets[set] = { ...score, pii_left_out: dropped, ordinary_detected: ordinary.detected, ordinary_pii: ordinary.pii,
+                      ordinary_spurious: ordinary.spurious,
+                      recall_ratio: Number(((score.detected / score.pii) / (ordinary.detected / ordinary.pii)).toFixed(4)) };
+      if (name === 'nfd') {
+        f.sets[set].not_the_same_answer = rows.flatMap((r, i) =>
+          sameAnswer(keep(got[i]), keep(answers[set][i])) ? [] : [sets[set][i].text.slice(0, 120)]);
+      }
+      console.error(`forms: ${name} ${set}: ${score.detected}/${score.pii} (ordinary ${ordinary.detected}/${ordinary.pii}), ${score.spurious} spurious`);
+    }
+    if (name !== 'nfd') {
+      const got = [];
+      for (const r of sets.heldout) got.push(await answer(server, form(r.text)));
+      f.heldout = scoreHeldOut(sets.heldout, got, minScore);
+      f.heldout.spurious_entities = sets.heldout.flatMap((r, i) => got[i].entities
+        .filter((e) => e.score >= minScore).map((e) => `${r.lang} ${e.label} (${e.score}): ${e.text}`));
+      console.error(`forms: ${name} heldout: ${f.heldout.all.spurious} spurious, worst language ${f.heldout.all.worst_language_per_1000_words}/1000 words`);
+    }
+    const sum = (k) => listed.reduce((n, set) => n + f.sets[set][k], 0);
+    f.summary = { detected: sum('detected'), pii: sum('pii'), ordinary_detected: sum('ordinary_detected'),
+                  ordinary_pii: sum('ordinary_pii'), spurious: sum('spurious'), ordinary_spurious: sum('ordinary_spurious'),
+                  ...(f.heldout ? { heldout_worst_per_1000_words: f.heldout.all.worst_language_per_1000_words } : {}),
+                  ...(name === 'nfd' ? { not_the_same_answer: listed.reduce((n, set) => n + f.sets[set].not_the_same_answer.length, 0) } : {}) };
+  }
+  return result;
+}
+
 const loadBefore = os.loadavg()[0];
 const t0 = Date.now();
 const server = await startServer(component);
@@ -134,6 +205,7 @@ try {
     .filter((e) => e.score >= serviceMinScore).map((e) => `${r.lang} ${e.label} (${e.score}): ${e.text}`));
   main.numbers.spurious_entities = sets.numbers.flatMap((r, i) => answers.numbers[i].entities
     .filter((e) => e.score >= serviceMinScore).map((e) => `${r.lang} ${e.label} (${e.score}): ${e.text}`));
+  const forms = await scoreForms(server, sets, answers, serviceMinScore);
   const study = THRESHOLDS.map((t) => {
     const s = at(t);
     return { min_score: t, heldout_spurious: s.heldout.all.spurious, heldout_worst_per_1000_words: s.heldout.all.worst_language_per_1000_words,
@@ -156,6 +228,7 @@ try {
     seconds: Math.round((Date.now() - t0) / 1000),
     service_min_score: serviceMinScore,
     ...main,
+    forms,
     min_score_study: study,
   };
   mkdirSync(path.dirname(out), { recursive: true });
@@ -166,6 +239,7 @@ try {
     `(worst language ${main.numbers.all.worst_language_per_1000_words}/1000 words); eval ${main.eval.detected}/${main.eval.pii}, ` +
     `${main.eval.spurious} spurious; hand-written ${main.handwritten.percent}%; greetings ${main.greetings.detected}/${main.greetings.pii} ` +
     `(missed: ${main.greetings.missed.join(', ') || 'none'})`);
+  for (const [name, f] of Object.entries(forms)) console.log(`  ${name}: ${JSON.stringify(f.summary ?? f)}`);
   for (const s of study) console.log(`  min score ${s.min_score}: ${JSON.stringify(s)}`);
 } finally {
   await server.stop();
