@@ -21,7 +21,7 @@
 #                          bench/results/check-NN-float-loops.txt; installs wabt)
 #   make simd-listings     four of our inner loops in wasm and in V8's x86 code, for the book's SIMD
 #                          chapter (bench/simd-listing.mjs -> bench/results/check-NN-simd-*.txt; installs wabt)
-#   make bench-serve STAGES=03,04   the whole request through `make serve`'s host, stages side by
+#   make bench-serve STAGES=00,04,09,29   the whole request through `make serve`'s host, stages side by
 #                          side: Server-Timing medians and component sizes (bench/e2e/serve.mjs)
 #   make limits [STAGES=00,12]   every stage's component against Akamai Functions' limits: size,
 #                          peak linear memory, time of the largest accepted request (bench/limits.mjs)
@@ -182,10 +182,10 @@ load: build-wasm
 limits: build-wasm
 	$(NODE) bench/limits.mjs $(if $(STAGES),--stages $(STAGES)) $(if $(LIMITS_REPEATS),--repeats $(LIMITS_REPEATS)) --with $(SERVE_HOST)
 
-## deep dives: STAGES=NN,MM: the whole request through make serve's host, stages side by side; component sizes
+## deep dives: STAGES=NN,MM [SERVE_HOSTS_BENCH=wasmtime,jco]: the whole request, each stage under wasmtime serve and jco serve side by side
 bench-serve: build-wasm
-	@if [ -z "$(STAGES)" ]; then echo "bench-serve: give STAGES=NN,MM (e.g. STAGES=03,04)"; exit 2; fi
-	$(NODE) bench/e2e/serve.mjs --stages $(STAGES) --repeats $(BENCH_SERVE_REPEATS)
+	@if [ -z "$(STAGES)" ]; then echo "bench-serve: give STAGES=NN,MM (e.g. STAGES=00,04,09,29)"; exit 2; fi
+	$(NODE) bench/e2e/serve.mjs --stages $(STAGES) --repeats $(BENCH_SERVE_REPEATS) --hosts $(or $(SERVE_HOSTS_BENCH),wasmtime,jco)
 
 # The peer's inputs: our model as ONNX (Debian's python3, which has python3-onnx,
 # not whatever python3 comes first on PATH), and the corpus's windows with

@@ -269,6 +269,48 @@ export function renderServeTable(prefixes) {
     return `${lines.join('\n')}\n`;
 }
 
+// `serve-hosts`: the pinned two-host run of bench/e2e/serve.mjs (schema
+// bitexact-serve/2): per text and stage, each host's Server-Timing medians,
+// the client's round trip, what the host adds outside the component, the
+// hosts' ratio with its interval, and the post's Akamai figure where the post
+// gave one for that stage.
+const POST_AKAMAI = { '00': 'akamai-start', '09': 'akamai-end' };
+export function renderServeHostsTable(file) {
+    const run = JSON.parse(readFileSync(file, 'utf8'));
+    const [h0, h1] = run.hosts;
+    const lines = [
+        '| Text | Stage | host | total (ms) | tok_load (ms) | forward (ms) | client round trip (ms) | outside the component (ms) | the post, Akamai (inside the app) |',
+        '|---|---|---|--:|--:|--:|--:|--:|--:|',
+    ];
+    for (const [name, t] of Object.entries(run.texts)) {
+        for (const stage of run.stages) {
+            for (const host of run.hosts) {
+                const m = t.stages[`${stage} ${host}`].median_ms;
+                const post = host === run.hosts[0] && name === 'short' ? postFigure(POST_AKAMAI[stage.slice(0, 2)] ?? '') : '';
+                lines.push(`| ${name}, ${t.content_tokens} tokens, ${t.windows} window(s) | ${stage} | ${host} | ${fmt(m.total)} | ${fmt(m.tok_load)} | ` +
+                           `${fmt(m.forward)} | ${fmt(m.client)} | ${fmt(t.hosts[stage][host].outside_component_ms.median)} | ${post} |`);
+            }
+        }
+    }
+    if (h1) {
+        lines.push('', `| Text | Stage | ${h0} ÷ ${h1}: client | total | forward | tok_load |`, '|---|---|--:|--:|--:|--:|');
+        for (const [name, t] of Object.entries(run.texts)) {
+            for (const stage of run.stages) {
+                const r = t.hosts[stage][`${h0} / ${h1}`];
+                lines.push(`| ${name} | ${stage} | ${intervalText(r.client)} | ${intervalText(r.total)} | ${intervalText(r.forward)} | ${intervalText(r.tok_load)} |`);
+            }
+        }
+    }
+    const m = run.machine;
+    const requests = Object.values(run.texts)[0].requests_per_stage;
+    lines.push('', `Server-Timing medians of ${requests} requests per stage, host and text after one discarded, all of them alternating in each round; ` +
+               `ratios are medians of per-round ratios with 95% bootstrap intervals. Hosts: ${run.hosts.map((h) => run.runtime[h]).join('; ')}. ` +
+               `The post's column quotes its figures for the whole request inside the app on Akamai Functions, other machines than this one. ` +
+               `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.commit?.slice(0, 10) ?? '?'}${run.dirty ? ' (uncommitted changes)' : ''}: ` +
+               `${m.cpu}, ${m.cores} cores, load ${m.loadavg_1m.before} → ${m.loadavg_1m.after}.`);
+    return `${lines.join('\n')}\n`;
+}
+
 // `sweep NN`: stage NN's exact variants (bench.mjs --sweep), from the pinned
 // run: each build's forward time under each config the run measured, against
 // the stage as built, as a ratio with its 95% bootstrap interval over the
@@ -480,7 +522,7 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'serve-hosts', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
@@ -496,6 +538,14 @@ function main(argv) {
         const floorRun = { ...JSON.parse(readFileSync(file, 'utf8')), file };
         const fwd = pinnedFile('forward');
         const md = renderFloorTable(floorRun, fwd ? loadRuns([fwd])[0] : null);
+        if (out) writeFileSync(out, md); else process.stdout.write(md);
+        return 0;
+    }
+    if (kind === 'serve-hosts') {
+        const file = files[0] ?? pinnedFile('serve-hosts')
+            ?? resultFiles(join(here, 'results')).filter((f) => /-serve-[\d-]+\.json$/.test(f)).pop();
+        if (!file) { console.error('table: no two-host serve run (make bench-serve STAGES=00,04,09,29)'); return 1; }
+        const md = renderServeHostsTable(file);
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }

@@ -18,10 +18,13 @@ export function serveTexts() {
   return [['short', SHORT], ['long', evalTexts().reduce((a, b) => (b.length > a.length ? b : a))]];
 }
 
-export async function measureTexts(targets, repeats, { log = console.log } = {}) {
+// `texts`: [label, text] pairs (serveTexts() by default). With `rounds`, each
+// target's per-round samples are kept too (texts[label].rounds[name]: one
+// {field: ms} per round, in round order), for ratios paired by round.
+export async function measureTexts(targets, repeats, { log = console.log, texts: pairs = serveTexts(), rounds = false } = {}) {
   const names = Object.keys(targets);
   const texts = {};
-  for (const [label, text] of serveTexts()) {
+  for (const [label, text] of pairs) {
     const samples = Object.fromEntries(names.map((n) => [n, []]));
     let windows = null;
     for (let round = 0; round <= repeats; round++) {
@@ -53,6 +56,7 @@ export async function measureTexts(targets, repeats, { log = console.log } = {})
                         total_ms: { min: fields.total.min, max: fields.total.max } }];
       })),
     };
+    if (rounds) texts[label].rounds = samples;
     for (const name of names) {
       const m = texts[label].stages[name].median_ms;
       log(`${label} (${texts[label].content_tokens} tokens, ${windows} window(s)) ${name}: total ${m.total} ms, tok_load ${m.tok_load} ms, forward ${m.forward} ms, client ${m.client} ms`);
