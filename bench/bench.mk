@@ -165,6 +165,8 @@ simd-listings: build-wasm
 	  --run 'expchk --from 0 --to 65536' --outer --title "exp on four lanes (two f64x2 halves)" --lines 30 -o bench/results/check-10-simd-exp.txt
 
 BENCH_SERVE_REPEATS ?= 20
+# The hosts bench-serve puts side by side (bench/e2e/serve.mjs --hosts).
+SERVE_HOSTS_BENCH ?= wasmtime,jco
 ## deep dives: URL=https://... [STAGE=NN]: a deployed service timed the post's way (Server-Timing medians, client time)
 bench-remote:
 	@if [ -z "$(URL)" ]; then echo "bench-remote: give URL=https://<your app> (make deploy prints it)"; exit 2; fi
@@ -185,7 +187,7 @@ limits: build-wasm
 ## deep dives: STAGES=NN,MM [SERVE_HOSTS_BENCH=wasmtime,jco]: the whole request, each stage under wasmtime serve and jco serve side by side
 bench-serve: build-wasm
 	@if [ -z "$(STAGES)" ]; then echo "bench-serve: give STAGES=NN,MM (e.g. STAGES=00,04,09,29)"; exit 2; fi
-	$(NODE) bench/e2e/serve.mjs --stages $(STAGES) --repeats $(BENCH_SERVE_REPEATS) --hosts $(or $(SERVE_HOSTS_BENCH),wasmtime,jco)
+	$(NODE) bench/e2e/serve.mjs --stages $(STAGES) --repeats $(BENCH_SERVE_REPEATS) --hosts $(SERVE_HOSTS_BENCH)
 
 # The peer's inputs: our model as ONNX (Debian's python3, which has python3-onnx,
 # not whatever python3 comes first on PATH), and the corpus's windows with

@@ -86,7 +86,15 @@ async function main() {
       'serve', '--config', wasmtimeConfig, ...cap, '--addr', `${opts.host}:${port}`,
       // Spin: a fresh instance for every request (wasmtime's default for a WASIp2 component, said anyway).
       '--max-instance-reuse-count', '1', '--no-logging-prefix', opts.component,
-    ], { detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
+    ], {
+      detached: true,
+      // A pipe of its own, relayed: stderr inherited from a Node parent is non-blocking, and
+      // wasmtime aborts when a long error report (a guest that timed out) meets a full pipe.
+      stdio: ['ignore', 'ignore', 'pipe'],
+      // Traps are reported without Rust's stack backtraces of the host.
+      env: { ...process.env, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0' },
+    });
+    child.stderr.pipe(process.stderr);
   } else {
     if (!existsSync(jcoJs)) throw new Error(`${jcoJs} not found: run make setup`);
     // jco transpiles the component into this directory; ours, so we can remove it
