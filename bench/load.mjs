@@ -44,7 +44,7 @@ function requestKinds() {
   const texts = evalTexts();
   const long = texts.reduce((a, b) => (b.length > a.length ? b : a));
   const multi = texts.join('\n\n').slice(0, 2400);  // a few windows of real prose
-  const over = (texts.join('\n\n') + ' ').repeat(40);  // far more than 16 windows, under 64 KiB
+  const over = (texts.join('\n\n') + ' ').repeat(40);  // far more than the window limit, under 64 KiB
   const post = (body, headers = JSON_TYPE) => ({ method: 'POST', path: '/redact', headers, body });
   return {
     short: { ...post(JSON.stringify({ text: 'Hi, my name is Sarah Whitfield; call me on (541) 555-0187.' })), status: 200 },

@@ -478,7 +478,7 @@ export function renderLimitsTable(files) {
     const warn = [run.dirty && 'uncommitted changes to stages/ or common/', m.loadavg_1m.before > 1 && `load ${m.loadavg_1m.before} at the start`]
         .filter(Boolean);
     lines.push(`The largest request is ${run.largest_text.tokens.toLocaleString('en-US')} tokens of the eval corpus's prose ` +
-               `(${run.largest_text.chars.toLocaleString('en-US')} characters, 16 windows), each request to a fresh instance; ` +
+               `(${run.largest_text.chars.toLocaleString('en-US')} characters, ${Math.max(...Object.values(run.stages).map((x) => x.largest.windows ?? 0))} windows), each request to a fresh instance; ` +
                `memory is the instance's linear memory after the request (x-bx-linear-memory-bytes). ${run.runtime}. ` +
                `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.commit?.slice(0, 10) ?? '?'}: ${m.cpu}, ${m.cores} cores, ` +
                `load ${m.loadavg_1m.before} → ${m.loadavg_1m.after}.`);

@@ -176,10 +176,10 @@ TEST_CASE("redact_body refuses before loading anything", "[redact][answer]") {
 
 TEST_CASE("a text over kMaxWindows windows is refused with 413, before any forward pass", "[redact][answer]") {
     std::string text = "a";
-    for (int i = 1; i < 3200; ++i) text += " a";  // one token per "a": 3,200 > 3,104
+    for (int i = 1; i < 3200; ++i) text += " a";  // one token per "a": 3,200 > 1,964
     const ServiceReply r = redact_plain_text(text);
     CHECK(r.status == 413);
-    CHECK(r.body.find("the text is 3200 tokens (17 windows); a request may hold at most 3104 tokens (16 windows)") !=
+    CHECK(r.body.find("the text is 3200 tokens (17 windows); a request may hold at most 1964 tokens (10 windows)") !=
           std::string::npos);
     CHECK(r.server_timing.find("forward;dur=0.0") != std::string::npos);
 }

@@ -33,7 +33,7 @@ TEST_CASE("window constants follow the contract", "[windows]") {
 }
 
 TEST_CASE("the request limit is exactly kMaxWindows windows", "[windows]") {
-    STATIC_REQUIRE(bx::service::kMaxWindowTokens == 3104);
+    STATIC_REQUIRE(bx::service::kMaxWindowTokens == 1964);
     CHECK(plan_windows(bx::service::kMaxWindowTokens).size() == bx::service::kMaxWindows);
     CHECK(plan_windows(bx::service::kMaxWindowTokens + 1).size() == bx::service::kMaxWindows + 1);
 }
