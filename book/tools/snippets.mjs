@@ -50,7 +50,7 @@ const POST_DATA = path.join(ROOT, 'book', 'data', 'post-figures.tsv');
 const SCAN_ROOTS = ['stages', 'common', 'bench', 'tests', 'assets/recipe'];
 const SKIP_DIRS = new Set(['node_modules', 'build', 'out', '.git', '__pycache__', 'results']);
 const SOURCE_EXT = new Set(['.cpp', '.cc', '.hpp', '.h', '.c', '.mjs', '.js', '.py', '.sh',
-    '.cmake', '.wit', '.mk', '.txt']);
+    '.cmake', '.wit', '.mk', '.toml', '.txt']);
 
 const NAME = '[a-z0-9]+(?:-[a-z0-9]+)*';
 const OPEN_RE = new RegExp(`^\\s*(?://|#|--|;)\\s*snippet:\\s*(${NAME})\\s*$`);
@@ -60,7 +60,7 @@ const LOOKS_LIKE_RE = /^\s*(?:\/\/|#|--|;)\s*(?:end-)?snippet\b/;
 
 const LANG = { '.cpp': 'cpp', '.cc': 'cpp', '.hpp': 'cpp', '.h': 'cpp', '.c': 'c',
     '.mjs': 'javascript', '.js': 'javascript', '.py': 'python', '.sh': 'bash',
-    '.cmake': 'cmake', '.mk': 'makefile', '.wit': 'text', '.txt': 'cmake' };
+    '.cmake': 'cmake', '.mk': 'makefile', '.wit': 'text', '.toml': 'toml', '.txt': 'cmake' };
 
 const rel = (p) => path.relative(ROOT, p).split(path.sep).join('/');
 
