@@ -31,7 +31,7 @@ const jcoJs = path.join(here, '../node/node_modules/@bytecodealliance/jco/dist/j
 // The wheel's entry point execs the wasmtime binary: the server process is wasmtime itself.
 const wasmtimeCli = process.env.BX_WASMTIME_CLI ?? path.join(here, '../../build/venv/bin/wasmtime');
 const wasmtimeConfig = path.join(here, 'wasmtime-serve.toml');
-export const SERVE_HOSTS = ['wasmtime', 'jco'];
+const SERVE_HOSTS = ['wasmtime', 'jco'];
 
 function parseArgs(argv) {
   const opts = { port: 0, host: '127.0.0.1', component: null, with: process.env.BX_SERVE_WITH || 'wasmtime' };
