@@ -447,6 +447,17 @@ def write_md(rep, path):
             L.append(f"Greetings (`assets/corpora/greetings.jsonl`: short messages that open or close on a name, "
                      f"six languages): {gr['detected']} of {gr['pii']} names covered; "
                      f"missed: {', '.join(gr.get('missed', [])) or 'none'}. A name a greeting hides is a leak.\n")
+            if gr.get("missed_reasons"):
+                # service_eval.mjs measures each reason: the entities over the name at any score, the
+                # name lists the training texts draw from, the language's word list.
+                L.append("Each greeting's missed name, with what the service finds over it at any score "
+                         "(`min_score` 0) and why (`service_eval.mjs`, `missReasons`):\n")
+                L.append("| language | name | found over the name (min_score 0) | reason |")
+                L.append("|---|---|---|---|")
+                for m in gr["missed_reasons"]:
+                    found = ", ".join(f"{e['label']} \"{e['text']}\" {e['score']:.3f}" for e in m["entities"]) or "nothing"
+                    L.append(f"| {m['lang']} | {m['name']} | {found} | {m['reason']} |")
+                L.append("")
         fm = sv.get("forms")
         if fm:
             L.append("### Case and form\n")

@@ -108,6 +108,50 @@ function scoreListed(rows, answers, t) {
   return { pii, detected, percent: Number((100 * detected / pii).toFixed(2)), spurious, missed, spurious_entities: spuriousList };
 }
 
+// Why each greeting's name is missed, from what can be measured: the entities the decoding finds
+// over the name at any score ("min_score": 0: under the minimum, or none), whether the name is
+// in the name lists the corpora draw from (prose.mjs's isListedName: faker's lists), and whether it
+// is also an ordinary word of its language (the lower-case word in the language's Debian word list).
+const DICTS = { en: 'american-english', de: 'ngerman', fr: 'french', es: 'spanish', it: 'italian', nl: 'dutch' };
+const dictCache = new Map();
+function ordinaryWords(lang) {
+  if (!dictCache.has(lang)) {
+    let words = null;
+    try {
+      words = new Set(readFileSync(`/usr/share/dict/${DICTS[lang]}`, 'utf8').split('\n').filter((w) => w && w === w.toLowerCase()));
+    } catch { /* no word list installed: the fact is reported as unknown */ }
+    dictCache.set(lang, words);
+  }
+  return dictCache.get(lang);
+}
+function missReasons(rows, answers, t, isListedName) {
+  const out = [];
+  for (const [i, r] of rows.entries()) {
+    const { missed } = detection(r.text, r.pii ?? [], answers[i].entities.filter((e) => e.score >= t));
+    const cps = [...r.text];
+    for (const name of missed) {
+      const start = [...r.text.slice(0, r.text.indexOf(name))].length, end = start + [...name].length;
+      const over = answers[i].entities.filter((e) => e.start < end && start < e.end)
+        .map((e) => ({ label: e.label, text: cps.slice(e.start, e.end).join(''), score: e.score }));
+      const words = ordinaryWords(r.lang);
+      const facts = { listed_name: isListedName(name),
+                      ordinary_word: words ? name.split(/[\s-]+/).some((w) => words.has(w.toLowerCase())) : null };
+      let reason;
+      if (over.length) {
+        const best = over.reduce((a, b) => (b.score > a.score ? b : a));
+        reason = best.score < t ? `found as ${best.label} at ${best.score.toFixed(3)}, under the minimum ${t}`
+          : `only part covered (${best.label} "${best.text}")`;
+      } else {
+        reason = 'no entity at any score';
+      }
+      if (facts.ordinary_word) reason += `; "${name.toLowerCase()}" is also an ordinary ${r.lang} word`;
+      if (!facts.listed_name) reason += '; not in the name lists the training texts draw from';
+      out.push({ lang: r.lang, name, text: r.text, entities: over, ...facts, reason });
+    }
+  }
+  return out;
+}
+
 // The forms a reader reads as the same text. Title case: each word's first letter upper, the rest
 // lower ("EMILY" and "emily" -> "Emily"); digits and punctuation stay.
 export const FORMS = {
@@ -203,6 +247,8 @@ try {
   const main = at(serviceMinScore);
   main.heldout.spurious_entities = sets.heldout.flatMap((r, i) => answers.heldout[i].entities
     .filter((e) => e.score >= serviceMinScore).map((e) => `${r.lang} ${e.label} (${e.score}): ${e.text}`));
+  const { isListedName } = await import('../corpus/prose.mjs');
+  main.greetings.missed_reasons = missReasons(sets.greetings, answers.greetings, serviceMinScore, isListedName);
   main.numbers.spurious_entities = sets.numbers.flatMap((r, i) => answers.numbers[i].entities
     .filter((e) => e.score >= serviceMinScore).map((e) => `${r.lang} ${e.label} (${e.score}): ${e.text}`));
   const forms = await scoreForms(server, sets, answers, serviceMinScore);
