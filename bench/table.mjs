@@ -311,6 +311,43 @@ export function renderServeHostsTable(file) {
     return `${lines.join('\n')}\n`;
 }
 
+// `serve-steps`: a pinned run of bench/e2e/serve.mjs (schema bitexact-serve/2)
+// read stage against stage: per text, the first host's Server-Timing medians for
+// each stage, then each stage over the one listed before it on every host, as
+// medians of per-round ratios with their intervals (serve.mjs's `steps`).
+export function renderServeStepsTable(file) {
+    const run = JSON.parse(readFileSync(file, 'utf8'));
+    const lines = [
+        '| Text | Stage | host | tok_load (ms) | model_load (ms) | encode (ms) | forward (ms) | total (ms) | client round trip (ms) |',
+        '|---|---|---|--:|--:|--:|--:|--:|--:|',
+    ];
+    for (const [name, t] of Object.entries(run.texts)) {
+        for (const stage of run.stages) {
+            for (const host of run.hosts) {
+                const m = t.stages[`${stage} ${host}`].median_ms;
+                lines.push(`| ${name}, ${t.content_tokens} tokens, ${t.windows} window(s) | ${stage} | ${host} | ${fmt(m.tok_load)} | ` +
+                           `${fmt(m.model_load)} | ${fmt(m.encode)} | ${fmt(m.forward)} | ${fmt(m.total)} | ${fmt(m.client)} |`);
+            }
+        }
+    }
+    if (!Object.values(run.texts).every((t) => t.steps)) throw new Error(`${file}: no stage-to-stage ratios (steps): an older serve.mjs run`);
+    lines.push('', '| Text | Stages, host | client | total | forward | tok_load |', '|---|---|--:|--:|--:|--:|');
+    for (const [name, t] of Object.entries(run.texts)) {
+        for (const [pair, r] of Object.entries(t.steps)) {
+            lines.push(`| ${name} | ${pair.replace(' / ', ' ÷ ')} | ${intervalText(r.client)} | ${intervalText(r.total)} | ` +
+                       `${intervalText(r.forward)} | ${intervalText(r.tok_load)} |`);
+        }
+    }
+    const m = run.machine;
+    const requests = Object.values(run.texts)[0].requests_per_stage;
+    lines.push('', `Server-Timing medians of ${requests} requests per stage, host and text after one discarded, all of them alternating in each round, ` +
+               `a fresh instance per request; ratios are medians of per-round ratios with 95% bootstrap intervals. ` +
+               `Hosts: ${run.hosts.map((h) => run.runtime[h]).join('; ')}. ` +
+               `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.commit?.slice(0, 10) ?? '?'}${run.dirty ? ' (uncommitted changes)' : ''}: ` +
+               `${m.cpu}, ${m.cores} cores, load ${m.loadavg_1m.before} → ${m.loadavg_1m.after}.`);
+    return `${lines.join('\n')}\n`;
+}
+
 // `sweep NN`: stage NN's exact variants (bench.mjs --sweep), from the pinned
 // run: each build's forward time under each config the run measured, against
 // the stage as built, as a ratio with its 95% bootstrap interval over the
@@ -522,7 +559,7 @@ function main(argv) {
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
-        else if (['forward', 'epoch', 'tokenizer', 'serve', 'serve-hosts', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
+        else if (['forward', 'epoch', 'tokenizer', 'serve', 'serve-hosts', 'serve-steps', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
@@ -546,6 +583,13 @@ function main(argv) {
             ?? resultFiles(join(here, 'results')).filter((f) => /-serve-[\d-]+\.json$/.test(f)).pop();
         if (!file) { console.error('table: no two-host serve run (make bench-serve STAGES=00,04,09,29)'); return 1; }
         const md = renderServeHostsTable(file);
+        if (out) writeFileSync(out, md); else process.stdout.write(md);
+        return 0;
+    }
+    if (kind === 'serve-steps') {
+        const file = files[0] ?? pinnedFile('serve-steps');
+        if (!file) { console.error('table: no serve run pinned as serve-steps (make bench-serve STAGES=29,30 SERVE_HOSTS_BENCH=wasmtime; node bench/pin.mjs serve-steps FILE)'); return 1; }
+        const md = renderServeStepsTable(file);
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }

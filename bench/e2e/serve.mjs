@@ -16,7 +16,9 @@
 // every Server-Timing field and of the client's round trip; per text and stage,
 // what the host adds outside the component (client - total, per round) and
 // the ratio of each host's times to the other's, paired by round, with 95%
-// bootstrap intervals; machine, load, hosts' versions, Node and commit.
+// bootstrap intervals; per text and host, each stage's times over the stage
+// listed before it's (steps), paired the same way; machine, load, hosts'
+// versions, Node and commit.
 import { existsSync, mkdirSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -83,6 +85,15 @@ async function main() {
         }
         t.hosts[stage] = per;
       }
+      // Each stage against the one listed before it, on each host, paired by round.
+      t.steps = {};
+      for (const host of o.hosts) {
+        for (let i = 1; i < stages.length; i++) {
+          const [a, b] = [t.rounds[target(stages[i], host)], t.rounds[target(stages[i - 1], host)]];
+          t.steps[`${stages[i]} / ${stages[i - 1]} ${host}`] = Object.fromEntries(
+            ['client', 'total', 'forward', 'tok_load'].map((k) => [k, ratioInterval(a.map((x) => x[k]), b.map((x) => x[k]))]));
+        }
+      }
       delete t.rounds;
     }
     const base = provenance(loadBefore);
@@ -90,7 +101,7 @@ async function main() {
     delete base.component_sha256;
     const result = {
       schema: 'bitexact-serve/2',
-      what: 'POST /redact through each host, a fresh instance per request; medians per Server-Timing field after one discarded request per target and text; targets (stage, host) alternate within each round; ratios between hosts paired by round with 95% bootstrap intervals',
+      what: 'POST /redact through each host, a fresh instance per request; medians per Server-Timing field after one discarded request per target and text; targets (stage, host) alternate within each round; ratios between hosts and between consecutive listed stages paired by round with 95% bootstrap intervals',
       ...base,
       runtime: Object.fromEntries(o.hosts.map((h) => [h, hostRecord(h)])),
       // As bench.mjs: uncommitted changes to the code (stages/, common/), not to results files.

@@ -140,7 +140,7 @@ void BM_LoadTokenizer(benchmark::State& state) {
         return;
     }
     std::string error;
-    std::unique_ptr<bx::Tokenizer> tokenizer = bx::stage::load_tokenizer(&error);
+    std::shared_ptr<const bx::Tokenizer> tokenizer = bx::stage::load_tokenizer(&error);
     if (!tokenizer) {
         state.SkipWithError(("not timed: " + error).c_str());
         return;

@@ -122,6 +122,12 @@ if(WASI)
   # make mutant-http: a binding that reads the body's return area 4 bytes off.
   target_compile_definitions(bx_http_glue_mutant PRIVATE BX_MUTANT_RETAREA=1)
   set_target_properties(bx_http_glue_mutant PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  # The pre-initialiser's export, only for bx_component(... PREINITIALISE).
+  bx_glob(_bx_preinit_sources "${BX_ROOT}/common/http/preinit/*.cpp")
+  add_library(bx_http_preinit OBJECT ${_bx_preinit_sources})
+  target_link_libraries(bx_http_preinit PUBLIC bx_common)
+  # The wasmtime CLI of make setup-wasmtime (build/venv), for wizer.
+  find_program(BX_WASMTIME_CLI wasmtime HINTS "${BX_ROOT}/build/venv/bin" NO_DEFAULT_PATH)
 endif()
 
 # ---- the CLI harness (common/harness/*.cpp), once, linked into every stage ----
@@ -135,10 +141,21 @@ endif()
 # component: <out_dir>/<out_name>.wasm. `jco embed` attaches our WIT world
 # (common/http/wit), `jco new` wraps the module; no adapter, since the core
 # module makes no preview1 calls (jco new fails if it does, which is the check).
+#
+#   bx_component(target stage_lib glue router out_name [PREINITIALISE])
+#
+# PREINITIALISE: the core module also links the pre-initialiser's export
+# (common/http/preinit/), and `wasmtime wizer` runs it at build time before the
+# module becomes a component: <out_name>.core.init.wasm is the module with its
+# memory as the export left it, and without the export.
 function(bx_component target stage_lib glue router out_name)
+  cmake_parse_arguments(_arg "PREINITIALISE" "" "" ${ARGN})
   set(_core ${target}_core)
   add_executable(${_core})
   target_link_libraries(${_core} PRIVATE ${glue} ${router} ${stage_lib} bx_common)
+  if(_arg_PREINITIALISE)
+    target_link_libraries(${_core} PRIVATE bx_http_preinit)
+  endif()
   # No crt1 (its _start/_initialize would pull in preview1 calls): no entry
   # point; the handler runs the global constructors itself.
   target_link_options(${_core} PRIVATE -nostartfiles -Wl,--no-entry ${BX_WASM_LINK_OPTIONS})
@@ -147,12 +164,31 @@ function(bx_component target stage_lib glue router out_name)
   set(_core_wasm "${CMAKE_CURRENT_BINARY_DIR}/${out_name}.core.wasm")
   set(_embedded "${CMAKE_CURRENT_BINARY_DIR}/${out_name}.embedded.wasm")
   set(_component "${CMAKE_CURRENT_BINARY_DIR}/${out_name}.wasm")
+  set(_module "${_core_wasm}")
+  set(_wizer_command "")
+  if(_arg_PREINITIALISE)
+    if(NOT BX_WASMTIME_CLI)
+      message(FATAL_ERROR "${target}: PREINITIALISE needs the wasmtime CLI (make setup-wasmtime; BX_WASMTIME_CLI)")
+    endif()
+    set(_module "${CMAKE_CURRENT_BINARY_DIR}/${out_name}.core.init.wasm")
+    # The engine's defaults accept our features (SIMD, bulk memory); the init
+    # function is wizer's default name, which the module exports. Wizer must
+    # instantiate the module, whose imports are wasi:http's and the clock's:
+    # unknown-imports-trap gives each a body that traps, and the initialiser
+    # calls none of them (were it to, wizer would fail, and the build with it).
+    # snippet: wizer-step
+    set(_wizer_command COMMAND ${CMAKE_COMMAND} -E env RUST_BACKTRACE=0
+                               "${BX_WASMTIME_CLI}" wizer -W unknown-imports-trap=y
+                               --init-func wizer-initialize -o "${_module}" "${_core_wasm}")
+    # end-snippet
+  endif()
   file(GLOB_RECURSE _wit CONFIGURE_DEPENDS "${BX_HTTP_WIT}/*.wit")
   add_custom_command(
     OUTPUT "${_component}"
+    ${_wizer_command}
     COMMAND ${CMAKE_COMMAND} -E env "NODE_OPTIONS=--import=${BX_ROOT}/common/host/jco-preopens.mjs"
             "${BX_NODE}" "${BX_JCO_JS}" embed --wit "${BX_HTTP_WIT}" --world-name service
-            -o "${_embedded}" "${_core_wasm}"
+            -o "${_embedded}" "${_module}"
     COMMAND "${BX_NODE}" "${BX_JCO_JS}" new "${_embedded}" -o "${_component}"
     DEPENDS ${_core} ${_wit} "${BX_ROOT}/common/host/jco-preopens.mjs"
     COMMENT "Componentising ${out_name}.wasm (${target})"

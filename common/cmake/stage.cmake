@@ -8,7 +8,7 @@
 # and, in the sanitizer build, the tokenizer copies the fuzz targets link.
 #
 #   bx_stage([VARIANTS name...] [TRAPS name...] [SWEEP name=DEF,DEF...]
-#            [SWEEP_BASE name] [HARNESS_COMMANDS command...])
+#            [SWEEP_BASE name] [HARNESS_COMMANDS command...] [PREINITIALISE])
 #
 #   VARIANTS dlanes    a failed idea kept so its failure can be shown: built
 #                      with BX_VARIANT_DLANES=1, it must FAIL the check
@@ -23,6 +23,13 @@
 #                      (another tile shape, another row count): each must
 #                      PASS the check, and `make bench-sweep STAGE=NN` times
 #                      them beside the stage itself, which SWEEP_BASE names.
+#   PREINITIALISE      the stage's components are pre-initialised at build
+#                      time (`wasmtime wizer`, bx_component): what the service
+#                      builds from embedded data before a request is in the
+#                      memory image. component_cold.wasm, built on demand,
+#                      is the same component without that step: the test
+#                      that looks for the tokenizer's tables in the image
+#                      must fail on it.
 #   HARNESS_COMMANDS geluchk ...: harness commands that only some stages can
 #                      run, because they call an optional part of the stage
 #                      interface (geluchk calls gelu_in_place,
@@ -42,7 +49,7 @@ function(bx_stage)
   endif()
   set(_nn "${CMAKE_MATCH_1}")
   set(_lib stage_${_nn})
-  cmake_parse_arguments(_arg "" "SWEEP_BASE" "VARIANTS;SWEEP;HARNESS_COMMANDS;TRAPS" ${ARGN})
+  cmake_parse_arguments(_arg "PREINITIALISE" "SWEEP_BASE" "VARIANTS;SWEEP;HARNESS_COMMANDS;TRAPS" ${ARGN})
 
   bx_check_declared_variants(${_name} "${CMAKE_CURRENT_SOURCE_DIR}" ${_arg_VARIANTS} ${_arg_TRAPS})
   # An edit to any of the stage's files configures again, so the check above
@@ -52,7 +59,12 @@ function(bx_stage)
 
   bx_glob(_sources "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
   bx_nonempty_sources(_sources ${_lib} ${_sources})
-  _bx_stage_library(${_name} ${_nn} "${_sources}")
+  set(_preinit "")
+  if(_arg_PREINITIALISE)
+    set(_preinit PREINITIALISE)
+    set_property(GLOBAL APPEND PROPERTY BX_STAGE_PREINITIALISED "${_name}")
+  endif()
+  _bx_stage_library(${_name} ${_nn} "${_sources}" ${_preinit})
   _bx_stage_commands(${_name} ${_lib} "${_arg_HARNESS_COMMANDS}" _command_objects)
   set(_libs ${_lib})
   if(BX_SANITIZE)
@@ -76,6 +88,7 @@ endfunction()
 
 # The library, the component (wasm) and the CLI.
 function(_bx_stage_library name nn sources)
+  set(_preinit ${ARGN})
   set(_lib stage_${nn})
   add_library(${_lib} STATIC ${sources})
   target_include_directories(${_lib} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -91,11 +104,17 @@ function(_bx_stage_library name nn sources)
   endif()
 
   if(WASI)
-    bx_component(${_lib}_component ${_lib} bx_http_glue bx_router component)
+    bx_component(${_lib}_component ${_lib} bx_http_glue bx_router component ${_preinit})
     # Built on demand (make test / make mutant-http), not by `all`:
-    bx_component(${_lib}_component_test ${_lib} bx_http_glue bx_router_test component_test)
-    bx_component(${_lib}_component_mutant ${_lib} bx_http_glue_mutant bx_router_test component_mutant)
-    foreach(_t ${_lib}_component_test_core ${_lib}_component_mutant_core)
+    bx_component(${_lib}_component_test ${_lib} bx_http_glue bx_router_test component_test ${_preinit})
+    bx_component(${_lib}_component_mutant ${_lib} bx_http_glue_mutant bx_router_test component_mutant ${_preinit})
+    set(_on_demand ${_lib}_component_test_core ${_lib}_component_mutant_core)
+    if(_preinit)
+      # The deliberate break of the pre-initialisation: the same stage, not pre-initialised.
+      bx_component(${_lib}_component_cold ${_lib} bx_http_glue bx_router component_cold)
+      list(APPEND _on_demand ${_lib}_component_cold_core)
+    endif()
+    foreach(_t ${_on_demand})
       set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL TRUE)
     endforeach()
     add_custom_target(${_lib}_component_all ALL DEPENDS ${_lib}_component)

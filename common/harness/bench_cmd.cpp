@@ -112,7 +112,7 @@ int run_bench(int argc, char** argv) {
 
     // tok_load: a fresh tokenizer each time, as a fresh instance per request builds one.
     std::vector<double> tok_load_ms;
-    std::unique_ptr<bx::Tokenizer> tokenizer;
+    std::shared_ptr<const bx::Tokenizer> tokenizer;
     for (long i = 0; i < tok_loads; ++i) {
         tokenizer.reset();
         const std::uint64_t start = bx::now_ns();

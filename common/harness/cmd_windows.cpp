@@ -44,7 +44,7 @@ int windows_main(int argc, char** argv) {
     Corpus corpus;
     Runner runner;
     if (!load_corpus(corpus_path, corpus, &error) || !runner.open(model_path, &error)) return windows_fail(error);
-    const std::unique_ptr<bx::Tokenizer> tokenizer = bx::stage::load_tokenizer(&error);
+    const std::shared_ptr<const bx::Tokenizer> tokenizer = bx::stage::load_tokenizer(&error);
     if (!tokenizer) return windows_fail("tokenizer: " + error);
     std::vector<PreparedWindow> windows;
     if (!prepare_windows(*tokenizer, corpus, windows, &error)) return windows_fail(error);

@@ -56,7 +56,7 @@ private:
     std::vector<float> owned_model_;  // only when read from a file (float: 4-byte aligned storage)
     std::optional<ModelView> model_;
     std::uint64_t model_fingerprint_ = 0;
-    std::unique_ptr<bx::Tokenizer> tokenizer_;
+    std::shared_ptr<const bx::Tokenizer> tokenizer_;
     Profile profile_;
     int forwards_ = 0;
     std::vector<float> window_logits_;

@@ -166,7 +166,7 @@ int tokcheck_main(int argc, char** argv) {
     }
 
     const std::uint64_t load_start = now_ns();
-    std::unique_ptr<Tokenizer> tokenizer;
+    std::shared_ptr<const Tokenizer> tokenizer;
     if (tokenizer_path.empty()) {
         tokenizer = stage::load_tokenizer(&error);
     } else {

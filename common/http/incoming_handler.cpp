@@ -14,13 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "common/http/constructors.hpp"
 #include "common/http/http.hpp"
 #include "common/http/return_area.hpp"
 #include "common/http/wasi_imports.hpp"
 #include "common/http/wasi_streams.hpp"
 #include "common/service/router.hpp"
-
-extern "C" void __wasm_call_ctors();
 
 namespace bx::wasi {
 namespace {
@@ -140,13 +139,8 @@ void send(std::int32_t response_out, const http::Response& response) {
 
 extern "C" __attribute__((export_name("wasi:http/incoming-handler@0.2.0#handle")))
 void bx_wasi_http_handle(std::int32_t request, std::int32_t response_out) {
-    // We link without crt1 (a crt would make preview1 calls), so C++ global
-    // constructors run here, once per instance, before anything else.
-    static bool constructed = false;
-    if (!constructed) {
-        constructed = true;
-        __wasm_call_ctors();
-    }
+    // No crt1: the global constructors run at the first call (constructors.hpp).
+    bx::wasi::run_constructors_once();
     using namespace bx;
     http::Request req;
     req.method = wasi::read_method(request);

@@ -89,6 +89,14 @@ void append_entity(std::string& out, const Entity& e) {
 
 }  // namespace
 
+void prepare() {
+    // The answer is not needed here: a stage that keeps its tokenizer keeps
+    // it (or its error) for the requests, and one that does not builds a new
+    // one for each request anyway.
+    std::string error;
+    (void)bx::stage::load_tokenizer(&error);
+}
+
 RedactResult redact_text(std::string_view text, float min_score, bx::Profile& profile,
                          Timings& timings, bool list_labelled) {
     RedactResult result;
@@ -96,7 +104,7 @@ RedactResult redact_text(std::string_view text, float min_score, bx::Profile& pr
     const std::uint64_t t_start = bx::now_ns();
 
     std::string error;
-    const std::unique_ptr<bx::Tokenizer> tokenizer = bx::stage::load_tokenizer(&error);
+    const std::shared_ptr<const bx::Tokenizer> tokenizer = bx::stage::load_tokenizer(&error);
     const std::uint64_t t_tokenizer = bx::now_ns();
     timings.tok_load_ms = ms_between(t_start, t_tokenizer);
     if (!tokenizer) {

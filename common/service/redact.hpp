@@ -91,6 +91,11 @@ struct ServiceReply {
 // pipeline ran.
 ServiceReply redact_body(std::string_view content_type, std::string_view body, bool tokens = false);
 
+// Asks for what every request builds from embedded data alone (the tokenizer),
+// once, before any request: a stage that keeps what it builds then has it
+// ready. The pre-initialiser calls it at build time (common/http/preinit/).
+void prepare();
+
 // Raw text to reply (the harness's stdin mode): check_text, then the pipeline
 // with the default minimum score.
 ServiceReply redact_plain_text(std::string_view text);

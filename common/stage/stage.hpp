@@ -26,8 +26,10 @@ std::string_view name();
 
 // The tokenizer built from the stage's embedded data. Stage 00 parses the
 // embedded tokenizer.json on every call: that is the cost the post starts from.
+// Shared and const: a stage may hand out one tokenizer it built before the
+// request (in its memory image), and every caller only reads it.
 // On failure: nullptr, and *error names the problem.
-std::unique_ptr<bx::Tokenizer> load_tokenizer(std::string* error);
+std::shared_ptr<const bx::Tokenizer> load_tokenizer(std::string* error);
 
 // The same from a given tokenizer.json text (tokcheck, tests, the mutant).
 std::unique_ptr<bx::Tokenizer> load_tokenizer_from_json(std::string_view json,

@@ -16,7 +16,7 @@ std::unique_ptr<bx::Tokenizer> load_tokenizer_from_json(std::string_view json, s
     return std::make_unique<bx::Tokenizer>(std::move(config), std::move(step));
 }
 
-std::unique_ptr<bx::Tokenizer> load_tokenizer(std::string* error) {
+std::shared_ptr<const bx::Tokenizer> load_tokenizer(std::string* error) {
     std::span<const char> json = bx::embedded_tokenizer_json();
     if (json.empty()) {
         if (error) *error = "no tokenizer.json was embedded (assets/tokenizer/tokenizer.json missing at build time)";

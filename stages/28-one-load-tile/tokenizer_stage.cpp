@@ -36,7 +36,7 @@ std::unique_ptr<bx::Tokenizer> load_tokenizer_from_json(std::string_view json, s
     return assemble(std::move(config), BlobUnigram::adopt(std::move(blob), error), error);
 }
 
-std::unique_ptr<bx::Tokenizer> load_tokenizer(std::string* error) {
+std::shared_ptr<const bx::Tokenizer> load_tokenizer(std::string* error) {
     bx::TokenizerConfig config;
     std::span<const char> slim = embedded_slim_tokenizer_json();
     if (!bx::read_tokenizer_config(std::string_view(slim.data(), slim.size()), config, error,

@@ -40,7 +40,7 @@
 // (CMake compiles the last stage's tokenizer with bx::stage renamed
 // bx::BX_LAST_NS, so this program can define bx::stage itself.)
 namespace bx::BX_LAST_NS {
-std::unique_ptr<bx::Tokenizer> load_tokenizer(std::string* error);
+std::shared_ptr<const bx::Tokenizer> load_tokenizer(std::string* error);
 std::unique_ptr<bx::Tokenizer> load_tokenizer_from_json(std::string_view json, std::string* error);
 }  // namespace bx::BX_LAST_NS
 
@@ -48,32 +48,12 @@ namespace bx::stage {
 
 std::string_view name() { return "fuzz-stub"; }
 
-namespace {
-
-// The last stage's tokenizer, loaded once: loading reads only embedded data,
-// never the request, and the tokenizer and blob targets fuzz it on their own.
-// Each request still gets its own Tokenizer (as the service expects), whose
-// Unigram step forwards to the loaded one's.
-class SharedStep final : public bx::UnigramStep {
-public:
-    explicit SharedStep(const bx::UnigramStep& step) : step_(step) {}
-    void encode(std::string_view normalized, std::vector<bx::Piece>& out) const override { step_.encode(normalized, out); }
-    std::int32_t token_to_id(std::string_view piece) const override { return step_.token_to_id(piece); }
-    std::string_view id_to_token(std::int32_t id) const override { return step_.id_to_token(id); }
-    std::int32_t unk_id() const override { return step_.unk_id(); }
-    std::size_t vocab_size() const override { return step_.vocab_size(); }
-    double score(std::int32_t id) const override { return step_.score(id); }
-
-private:
-    const bx::UnigramStep& step_;
-};
-
-}  // namespace
-
-std::unique_ptr<bx::Tokenizer> load_tokenizer(std::string* error) {
-    static const std::unique_ptr<bx::Tokenizer> loaded = bx::BX_LAST_NS::load_tokenizer(error);
-    if (!loaded) return nullptr;
-    return std::make_unique<bx::Tokenizer>(loaded->config(), std::make_unique<SharedStep>(loaded->step()));
+// The last stage's tokenizer, loaded once and shared by every request (the
+// interface hands out a shared, const tokenizer): loading reads only embedded
+// data, never the request, and the tokenizer and blob targets fuzz it on their own.
+std::shared_ptr<const bx::Tokenizer> load_tokenizer(std::string* error) {
+    static const std::shared_ptr<const bx::Tokenizer> loaded = bx::BX_LAST_NS::load_tokenizer(error);
+    return loaded;
 }
 
 std::unique_ptr<bx::Tokenizer> load_tokenizer_from_json(std::string_view json, std::string* error) {

@@ -27,13 +27,13 @@
 #include "fuzz_support.hpp"
 
 namespace bx::BX_LAST_NS {
-std::unique_ptr<bx::Tokenizer> load_tokenizer(std::string* error);
+std::shared_ptr<const bx::Tokenizer> load_tokenizer(std::string* error);
 }  // namespace bx::BX_LAST_NS
 
 namespace {
 
 const bx::Tokenizer& tokenizer() {
-    static const std::unique_ptr<bx::Tokenizer> loaded = [] {
+    static const std::shared_ptr<const bx::Tokenizer> loaded = [] {
         std::string error;
         auto t = bx::BX_LAST_NS::load_tokenizer(&error);
         if (!t) bx::fuzz::fail("the last stage's tokenizer does not load: " + error);
