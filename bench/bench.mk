@@ -16,6 +16,11 @@
 #   make cranelift-loop STAGE=NN   the stage's hottest GEMM loop per build (stage and sweep) as
 #                          wasmtime's Cranelift compiles it, epoch checks on and off: instructions,
 #                          vpmaddwd, xmm<->stack moves (bench/cranelift-loop.py -> check-NN-cranelift-loop.txt)
+#   make hot-blocks STAGE=NN   wasmtime's own profiler (`wasmtime hot-blocks`): the hottest basic blocks
+#                          of the stage on the eval corpus, epoch on, machine code beside its wasm, samples per
+#                          line (bench/hot-blocks.mjs -> check-NN-hot-blocks.txt). It answers "which block is hot"
+#                          by measurement; cranelift-loop stays for counts across builds with the checks on and
+#                          off, profile for V8's per-function shares, which hot-blocks cannot give
 #   make float-loops STAGE=NN   forward()'s float loops in V8's x86 code for stage NN and the one
 #                          before: instructions and xmm<->stack moves (bench/float-loops.mjs ->
 #                          bench/results/check-NN-float-loops.txt; installs wabt)
@@ -67,7 +72,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --configs $(BENCH_CONFIGS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-ladders bench-floor readme-chart bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
+.PHONY: hot-blocks cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-ladders bench-floor readme-chart bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -134,6 +139,16 @@ tile-code: build-wasm
 cranelift-loop: require-stage build-wasm setup-wasmtime
 	$(WASMTIME_PY) bench/cranelift-loop.py --stage $(STAGE_NUM) $(CRANELIFT_LOOP_ARGS) \
 	  -o bench/results/check-$(STAGE_NUM)-cranelift-loop.txt
+
+# The hottest basic blocks under wasmtime (epoch on, as Spin runs it), from
+# wasmtime's own profiler: bench/results/check-NN-hot-blocks.txt.
+HOT_BLOCKS_PERCENT ?= 50
+## deep dives: STAGE=NN [HOT_BLOCKS_PERCENT=50]: wasmtime hot-blocks: the hottest blocks as Cranelift compiled them, epoch on
+hot-blocks: require-stage build-wasm setup-wasmtime
+	@command -v perf >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-perf; }
+	$(NODE) bench/hot-blocks.mjs --stage $(STAGE_NUM) --percent $(HOT_BLOCKS_PERCENT) \
+	  -o bench/results/check-$(STAGE_NUM)-hot-blocks.txt
 
 # Where the time goes, function by function (Linux perf), in STAGE and the
 # stage before it: bench/results/check-NN-profile.txt.
