@@ -45,7 +45,10 @@ function main() {
     const wasmtime = process.env.WASMTIME_CLI ? resolve(root, process.env.WASMTIME_CLI) : join(root, 'build/venv/bin/wasmtime');
     for (const f of [cli, wasmtime]) if (!existsSync(f)) throw new Error(`${relative(root, f)} is missing: make build-wasm setup-wasmtime`);
     const corpus = 'assets/corpora/eval.jsonl';
-    const args = ['hot-blocks', '--percent', String(o.percent), '-W', `epoch-interruption=${o.epoch ? 'y' : 'n'}`,
+    // With epoch interruption on, the CLI's timeout is what sets a deadline and ticks the epoch
+    // (without one the deadline is the first tick, and the guest traps at its first check).
+    const epoch = o.epoch ? ['-W', 'epoch-interruption=y', '-W', 'timeout=600s'] : ['-W', 'epoch-interruption=n'];
+    const args = ['hot-blocks', '--percent', String(o.percent), ...epoch,
                   '--dir', `${root}::/`, cli, 'redact', '--jsonl', `/${corpus}`];
     const r = spawnSync(wasmtime, args, { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, RUST_BACKTRACE: '0' } });
     if (r.status !== 0) throw new Error(`wasmtime hot-blocks failed (${r.status}): ${r.stderr.slice(-600)}`);

@@ -17,6 +17,7 @@
 #                       document -> $(RECIPE_WORK)/corpus/numbers.jsonl (training) and numbers-heldout.jsonl
 #   make help-pages     help pages without numbers (the same manuals' training half) -> $(RECIPE_WORK)/corpus/help.jsonl
 #   make noisy          short labelled texts with a run of hostile characters -> $(RECIPE_WORK)/corpus/noisy.jsonl
+#   make upper          upper-cased copies of a share of the labelled texts (upper.mjs) -> $(RECIPE_WORK)/data/upper-*.tok.jsonl
 #   make negatives      the training half's texts on which the committed model reports an entity (every one
 #                       is spurious) -> $(RECIPE_WORK)/corpus/negatives.jsonl, hard negatives for the trainer
 
@@ -37,7 +38,7 @@ RECIPE_APT := python3-torch libopenblas0-openmp python3-sentencepiece python3-nu
 	wamerican wfrench wngerman wspanish witalian wdutch fortunes fortunes-de fortunes-it fortunes-es \
 	$(RECIPE_PROSE_APT)
 
-.PHONY: setup-recipe corpus prose numbers help-pages noisy negatives tokenizer tokenizer-install tokdata
+.PHONY: setup-recipe corpus prose numbers help-pages noisy upper negatives tokenizer tokenizer-install tokdata
 
 ## the model: the recipe's Debian packages (torch, sentencepiece, word lists, fortunes, prose) and npm tools
 setup-recipe:
@@ -125,6 +126,25 @@ $(RECIPE_WORK)/corpus/noisy.jsonl: $(RECIPE_DIR)/corpus/noisy.mjs $(RECIPE_WORK)
 $(RECIPE_WORK)/data/noisy.tok.jsonl: $(RECIPE_WORK)/corpus/noisy.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
 		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits noisy
+# Upper-cased copies (upper.mjs): a quarter of the synthetic corpus, 30% of the prose, help pages and
+# number-heavy prose, half of the short texts (messages, greetings, records), picked by a hash of the
+# text; each span carried over to the upper-cased text.
+UPPER_SETS := upper-train upper-prose upper-short
+## the model: upper-cased copies of a share of the labelled texts -> assets/work/data/upper-*.tok.jsonl
+upper: $(UPPER_SETS:%=$(RECIPE_WORK)/data/%.tok.jsonl)
+$(RECIPE_WORK)/corpus/upper-train.jsonl: $(RECIPE_WORK)/corpus/train.jsonl $(RECIPE_DIR)/corpus/upper.mjs
+	$(NODE) $(RECIPE_DIR)/corpus/upper.mjs --in $< --out $@ --share 0.25
+$(RECIPE_WORK)/corpus/upper-prose.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl $(RECIPE_WORK)/corpus/help.jsonl \
+		$(RECIPE_WORK)/corpus/numbers.jsonl $(RECIPE_DIR)/corpus/upper.mjs
+	$(NODE) $(RECIPE_DIR)/corpus/upper.mjs --in $(RECIPE_WORK)/corpus/prose.jsonl,$(RECIPE_WORK)/corpus/help.jsonl,$(RECIPE_WORK)/corpus/numbers.jsonl \
+		--out $@ --share 0.3
+$(RECIPE_WORK)/corpus/upper-short.jsonl: $(RECIPE_WORK)/corpus/prose.jsonl $(RECIPE_DIR)/corpus/upper.mjs
+	$(NODE) $(RECIPE_DIR)/corpus/upper.mjs --in $(RECIPE_WORK)/corpus/messages.jsonl,$(RECIPE_WORK)/corpus/prose-greetings.jsonl,$(RECIPE_WORK)/corpus/records.jsonl \
+		--out $@ --share 0.5
+$(UPPER_SETS:%=$(RECIPE_WORK)/data/%.tok.jsonl): $(RECIPE_WORK)/data/%.tok.jsonl: $(RECIPE_WORK)/corpus/%.jsonl $(TOKENIZER_JSON) $(RECIPE_DIR)/tokenizer/tokdata.mjs
+	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/tokenizer/tokdata.mjs --tokenizer $(TOKENIZER_JSON) \
+		--corpus $(RECIPE_WORK)/corpus --out $(RECIPE_WORK)/data --splits $*
+
 # Hard negatives: what the model in assets/model marks in the training half's plain texts (mine_negatives.mjs
 # asks the last stage's service). Mined once, before training; the trainer reads negatives.tok.jsonl.
 ## the model: hard negatives, what the committed model marks in training texts -> assets/work/data/negatives.tok.jsonl
