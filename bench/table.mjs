@@ -269,6 +269,29 @@ export function renderServeTable(prefixes) {
     return `${lines.join('\n')}\n`;
 }
 
+// One row per (text, stage, host) of a bench/e2e/serve.mjs run: `row` gets the
+// text's name and record, the stage, the host and that target's medians.
+function serveRows(run, row) {
+    const lines = [];
+    for (const [name, t] of Object.entries(run.texts)) {
+        for (const stage of run.stages) {
+            for (const host of run.hosts) lines.push(row(name, t, stage, host, t.stages[`${stage} ${host}`].median_ms));
+        }
+    }
+    return lines;
+}
+
+// The paragraph under a serve run's tables: how it was measured, where, when.
+function serveProvenance(run, note = '') {
+    const m = run.machine;
+    const requests = Object.values(run.texts)[0].requests_per_stage;
+    return `Server-Timing medians of ${requests} requests per stage, host and text after one discarded, all of them alternating in each round, ` +
+           `a fresh instance per request; ratios are medians of per-round ratios with 95% bootstrap intervals. ` +
+           `Hosts: ${run.hosts.map((h) => run.runtime[h]).join('; ')}. ${note}` +
+           `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.commit?.slice(0, 10) ?? '?'}${run.dirty ? ' (uncommitted changes)' : ''}: ` +
+           `${m.cpu}, ${m.cores} cores, load ${m.loadavg_1m.before} → ${m.loadavg_1m.after}.`;
+}
+
 // `serve-hosts`: the pinned two-host run of bench/e2e/serve.mjs (schema
 // bitexact-serve/2): per text and stage, each host's Server-Timing medians,
 // the client's round trip, what the host adds outside the component, the
@@ -281,17 +304,12 @@ export function renderServeHostsTable(file) {
     const lines = [
         '| Text | Stage | host | total (ms) | tok_load (ms) | forward (ms) | client round trip (ms) | outside the component (ms) | the post, Akamai (inside the app) |',
         '|---|---|---|--:|--:|--:|--:|--:|--:|',
+        ...serveRows(run, (name, t, stage, host, m) => {
+            const post = host === run.hosts[0] && name === 'short' ? postFigure(POST_AKAMAI[stage.slice(0, 2)] ?? '') : '';
+            return `| ${name}, ${t.content_tokens} tokens, ${t.windows} window(s) | ${stage} | ${host} | ${fmt(m.total)} | ${fmt(m.tok_load)} | ` +
+                   `${fmt(m.forward)} | ${fmt(m.client)} | ${fmt(t.hosts[stage][host].outside_component_ms.median)} | ${post} |`;
+        }),
     ];
-    for (const [name, t] of Object.entries(run.texts)) {
-        for (const stage of run.stages) {
-            for (const host of run.hosts) {
-                const m = t.stages[`${stage} ${host}`].median_ms;
-                const post = host === run.hosts[0] && name === 'short' ? postFigure(POST_AKAMAI[stage.slice(0, 2)] ?? '') : '';
-                lines.push(`| ${name}, ${t.content_tokens} tokens, ${t.windows} window(s) | ${stage} | ${host} | ${fmt(m.total)} | ${fmt(m.tok_load)} | ` +
-                           `${fmt(m.forward)} | ${fmt(m.client)} | ${fmt(t.hosts[stage][host].outside_component_ms.median)} | ${post} |`);
-            }
-        }
-    }
     if (h1) {
         lines.push('', `| Text | Stage | ${h0} ÷ ${h1}: client | total | forward | tok_load |`, '|---|---|--:|--:|--:|--:|');
         for (const [name, t] of Object.entries(run.texts)) {
@@ -301,13 +319,7 @@ export function renderServeHostsTable(file) {
             }
         }
     }
-    const m = run.machine;
-    const requests = Object.values(run.texts)[0].requests_per_stage;
-    lines.push('', `Server-Timing medians of ${requests} requests per stage, host and text after one discarded, all of them alternating in each round; ` +
-               `ratios are medians of per-round ratios with 95% bootstrap intervals. Hosts: ${run.hosts.map((h) => run.runtime[h]).join('; ')}. ` +
-               `The post's column quotes its figures for the whole request inside the app on Akamai Functions, other machines than this one. ` +
-               `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.commit?.slice(0, 10) ?? '?'}${run.dirty ? ' (uncommitted changes)' : ''}: ` +
-               `${m.cpu}, ${m.cores} cores, load ${m.loadavg_1m.before} → ${m.loadavg_1m.after}.`);
+    lines.push('', serveProvenance(run, 'The post\'s column quotes its figures for the whole request inside the app on Akamai Functions, other machines than this one. '));
     return `${lines.join('\n')}\n`;
 }
 
@@ -317,34 +329,22 @@ export function renderServeHostsTable(file) {
 // medians of per-round ratios with their intervals (serve.mjs's `steps`).
 export function renderServeStepsTable(file) {
     const run = JSON.parse(readFileSync(file, 'utf8'));
+    if (!Object.values(run.texts).every((t) => t.steps)) throw new Error(`${file}: no stage-to-stage ratios (steps): an older serve.mjs run`);
     const lines = [
         '| Text | Stage | host | tok_load (ms) | model_load (ms) | encode (ms) | forward (ms) | total (ms) | client round trip (ms) |',
         '|---|---|---|--:|--:|--:|--:|--:|--:|',
+        ...serveRows(run, (name, t, stage, host, m) =>
+            `| ${name}, ${t.content_tokens} tokens, ${t.windows} window(s) | ${stage} | ${host} | ${fmt(m.tok_load)} | ` +
+            `${fmt(m.model_load)} | ${fmt(m.encode)} | ${fmt(m.forward)} | ${fmt(m.total)} | ${fmt(m.client)} |`),
+        '', '| Text | Stages, host | client | total | forward | tok_load |', '|---|---|--:|--:|--:|--:|',
     ];
-    for (const [name, t] of Object.entries(run.texts)) {
-        for (const stage of run.stages) {
-            for (const host of run.hosts) {
-                const m = t.stages[`${stage} ${host}`].median_ms;
-                lines.push(`| ${name}, ${t.content_tokens} tokens, ${t.windows} window(s) | ${stage} | ${host} | ${fmt(m.tok_load)} | ` +
-                           `${fmt(m.model_load)} | ${fmt(m.encode)} | ${fmt(m.forward)} | ${fmt(m.total)} | ${fmt(m.client)} |`);
-            }
-        }
-    }
-    if (!Object.values(run.texts).every((t) => t.steps)) throw new Error(`${file}: no stage-to-stage ratios (steps): an older serve.mjs run`);
-    lines.push('', '| Text | Stages, host | client | total | forward | tok_load |', '|---|---|--:|--:|--:|--:|');
     for (const [name, t] of Object.entries(run.texts)) {
         for (const [pair, r] of Object.entries(t.steps)) {
             lines.push(`| ${name} | ${pair.replace(' / ', ' ÷ ')} | ${intervalText(r.client)} | ${intervalText(r.total)} | ` +
                        `${intervalText(r.forward)} | ${intervalText(r.tok_load)} |`);
         }
     }
-    const m = run.machine;
-    const requests = Object.values(run.texts)[0].requests_per_stage;
-    lines.push('', `Server-Timing medians of ${requests} requests per stage, host and text after one discarded, all of them alternating in each round, ` +
-               `a fresh instance per request; ratios are medians of per-round ratios with 95% bootstrap intervals. ` +
-               `Hosts: ${run.hosts.map((h) => run.runtime[h]).join('; ')}. ` +
-               `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.commit?.slice(0, 10) ?? '?'}${run.dirty ? ' (uncommitted changes)' : ''}: ` +
-               `${m.cpu}, ${m.cores} cores, load ${m.loadavg_1m.before} → ${m.loadavg_1m.after}.`);
+    lines.push('', serveProvenance(run));
     return `${lines.join('\n')}\n`;
 }
 

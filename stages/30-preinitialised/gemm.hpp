@@ -138,7 +138,6 @@ inline v128_t spread_pair(v128_t pairs) {
 // One pair of k for the tile: for each four of tokens one 16-byte load of
 // their pairs, each pair spread over the four lanes, times the block's
 // weights for that pair, which are widened once for all eight tokens.
-// snippet: eight-token-step
 inline void tile_step(const std::int16_t* a, const std::int8_t* b, v128_t (&sum)[kTileTokens][kBlockVectors]) {
     v128_t w[kBlockVectors];
     for (int v = 0; v < kBlockVectors; ++v) w[v] = load_widened(b + 8 * v);
@@ -151,7 +150,6 @@ inline void tile_step(const std::int16_t* a, const std::int8_t* b, v128_t (&sum)
                 sum[4 * four + r][v] = wasm_i32x4_add(sum[4 * four + r][v], wasm_i32x4_dot_i16x8(spread[r], w[v]));
     }
 }
-// end-snippet
 
 // int16 values from one pair of the group's activations to the next: the
 // group's kTileTokens tokens store their pairs side by side.
