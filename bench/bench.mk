@@ -26,7 +26,7 @@
 #                          bench/results/check-NN-float-loops.txt; installs wabt)
 #   make simd-listings     four of our inner loops in wasm and in V8's x86 code, for the book's SIMD
 #                          chapter (bench/simd-listing.mjs -> bench/results/check-NN-simd-*.txt; installs wabt)
-#   make bench-serve STAGES=00,04,09,29   the whole request through `make serve`'s host, stages side by
+#   make bench-serve STAGES=00,04,09,30   the whole request through `make serve`'s host, stages side by
 #                          side: Server-Timing medians and component sizes (bench/e2e/serve.mjs)
 #   make limits [STAGES=00,12]   every stage's component against Akamai Functions' limits: size,
 #                          peak linear memory, time of the largest accepted request (bench/limits.mjs)
@@ -201,7 +201,7 @@ limits: build-wasm
 
 ## deep dives: STAGES=NN,MM [SERVE_HOSTS_BENCH=wasmtime,jco]: the whole request, each stage under wasmtime serve and jco serve side by side
 bench-serve: build-wasm
-	@if [ -z "$(STAGES)" ]; then echo "bench-serve: give STAGES=NN,MM (e.g. STAGES=00,04,09,29)"; exit 2; fi
+	@if [ -z "$(STAGES)" ]; then echo "bench-serve: give STAGES=NN,MM (e.g. STAGES=00,04,09,30)"; exit 2; fi
 	$(NODE) bench/e2e/serve.mjs --stages $(STAGES) --repeats $(BENCH_SERVE_REPEATS) --hosts $(SERVE_HOSTS_BENCH)
 
 # The peer's inputs: our model as ONNX (Debian's python3, which has python3-onnx,

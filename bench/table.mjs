@@ -581,7 +581,7 @@ function main(argv) {
     if (kind === 'serve-hosts') {
         const file = files[0] ?? pinnedFile('serve-hosts')
             ?? resultFiles(join(here, 'results')).filter((f) => /-serve-[\d-]+\.json$/.test(f)).pop();
-        if (!file) { console.error('table: no two-host serve run (make bench-serve STAGES=00,04,09,29)'); return 1; }
+        if (!file) { console.error('table: no two-host serve run (make bench-serve STAGES=00,04,09,30)'); return 1; }
         const md = renderServeHostsTable(file);
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;

@@ -46,7 +46,8 @@ export function stepInterval(run, newer, older, key) {
     return ratioInterval(a.round_medians_ms, b.round_medians_ms);
 }
 
-export const intervalText = (iv, digits = 3) => (!iv ? '–'
+// No ratio (null: the times were 0 ÷ 0, as tok_load between two pre-initialised components) prints as '–'.
+export const intervalText = (iv, digits = 3) => (!iv || iv.ratio === null ? '–'
     : iv.lo === null ? `${fmt(iv.ratio, digits)}×` : `${fmt(iv.ratio, digits)}× [${fmt(iv.lo, digits)}, ${fmt(iv.hi, digits)}]`);
 
 // Instructions per full window for a stage and runtime, or null.
