@@ -111,14 +111,16 @@ function scoreListed(rows, answers, t) {
 // Why each greeting's name is missed, from what can be measured: the entities the decoding finds
 // over the name at any score ("min_score": 0: under the minimum, or none), whether the name is
 // in the name lists the corpora draw from (prose.mjs's isListedName: faker's lists), and whether it
-// is also an ordinary word of its language (the lower-case word in the language's Debian word list).
+// is also an ordinary word of its language (the lower-case word in the language's Debian word list;
+// in German, whose nouns are written capitalised, the word as written too: "August").
 const DICTS = { en: 'american-english', de: 'ngerman', fr: 'french', es: 'spanish', it: 'italian', nl: 'dutch' };
 const dictCache = new Map();
 function ordinaryWords(lang) {
   if (!dictCache.has(lang)) {
     let words = null;
     try {
-      words = new Set(readFileSync(`/usr/share/dict/${DICTS[lang]}`, 'utf8').split('\n').filter((w) => w && w === w.toLowerCase()));
+      words = new Set(readFileSync(`/usr/share/dict/${DICTS[lang]}`, 'utf8').split('\n')
+        .filter((w) => w && (lang === 'de' || w === w.toLowerCase())));
     } catch { /* no word list installed: the fact is reported as unknown */ }
     dictCache.set(lang, words);
   }
@@ -135,7 +137,7 @@ function missReasons(rows, answers, t, isListedName) {
         .map((e) => ({ label: e.label, text: cps.slice(e.start, e.end).join(''), score: e.score }));
       const words = ordinaryWords(r.lang);
       const facts = { listed_name: isListedName(name),
-                      ordinary_word: words ? name.split(/[\s-]+/).some((w) => words.has(w.toLowerCase())) : null };
+                      ordinary_word: words ? name.split(/[\s-]+/).some((w) => words.has(w.toLowerCase()) || (r.lang === 'de' && words.has(w))) : null };
       let reason;
       if (over.length) {
         const best = over.reduce((a, b) => (b.score > a.score ? b : a));
