@@ -72,12 +72,13 @@ function main() {
       read++;
       if (!picked(row.text, share)) continue;
       const up = upperRow(row);
-      if (Array.from(up.text).length !== Array.from(row.text).length) grown++;
+      const before = Array.from(row.text), after = Array.from(up.text);
+      if (after.length !== before.length) grown++;
       // A span that is not the upper case of what it covered would teach a wrong label.
       for (let k = 0; k < up.entities.length; k++) {
         const e = row.entities[k], u = up.entities[k];
-        const was = Array.from(row.text).slice(e.start, e.end).join('').toUpperCase();
-        if (Array.from(up.text).slice(u.start, u.end).join('') !== was) throw new Error(`span moved in "${row.text.slice(0, 60)}"`);
+        const was = before.slice(e.start, e.end).join('').toUpperCase();
+        if (after.slice(u.start, u.end).join('') !== was) throw new Error(`span moved in "${row.text.slice(0, 60)}"`);
       }
       lines.push(JSON.stringify(up));
     }
