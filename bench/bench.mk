@@ -175,9 +175,9 @@ simd-listings: build-wasm
 	$(SIMD_LISTING) --stage 06 --function 'bx::stage::forward\(' --marker '^f32x4\.mul$$' --x86-marker 'vmulps' \
 	  --title "Attention scores: four keys by four query rows per step" --lines 24 -o bench/results/check-06-simd-scores.txt
 	$(SIMD_LISTING) --stage 09 --function 'bx::stage::quantize_row\(' --marker 'trunc_sat' --x86-marker 'cvttps2dq' \
-	  --run 'quantchk --only random --rows 50' --title "The quantiser's element step" --lines 30 -o bench/results/check-09-simd-quantise.txt
+	  --run 'check-quant --only random --rows 50' --title "The quantiser's element step" --lines 30 -o bench/results/check-09-simd-quantise.txt
 	$(SIMD_LISTING) --stage 10 --function 'bx::stage::exp_in_place' --marker '^f64x2\.mul$$' --x86-marker 'vmulpd' \
-	  --run 'expchk --from 0 --to 65536' --outer --title "exp on four lanes (two f64x2 halves)" --lines 30 -o bench/results/check-10-simd-exp.txt
+	  --run 'check-exp --from 0 --to 65536' --outer --title "exp on four lanes (two f64x2 halves)" --lines 30 -o bench/results/check-10-simd-exp.txt
 
 BENCH_SERVE_REPEATS ?= 20
 # The hosts bench-serve puts side by side (bench/e2e/serve.mjs --hosts).
@@ -271,7 +271,7 @@ bench-floor: build-native setup-wasmtime
 
 # The README's overview chart: every stage's forward pass under wasmtime (epoch
 # on) and V8 from the pinned run, with ONNX Runtime's (the pinned peer run)
-# beside them. CTest's readme.chart-fresh fails when the committed one is stale.
+# beside them. CTest's readme: chart is fresh fails when the committed one is stale.
 ## the book: bench/results/overview.svg, the README's chart, from the pinned runs
 readme-chart:
 	$(NODE) bench/plot.mjs --peers -o bench/results/overview.svg

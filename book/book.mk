@@ -73,7 +73,7 @@ book-mutant: book-setup
 book-selftest:
 	$(BOOK_NODE) book/tests/selftest.mjs
 
-# The stages' index (kernel, idea, chapter, verdicts); CTest's stages.index-fresh checks it.
+# The stages' index (kernel, idea, chapter, verdicts); CTest's stages: index is fresh checks it.
 ## the book: write stages/README.md, the one-page index of the stages
 stages-index:
 	$(BOOK_NODE) book/tools/stages-index.mjs -o stages/README.md

@@ -163,14 +163,14 @@ $(RECIPE_WORK)/data/o_text.train.tok.jsonl: $(TOKENIZER_JSON) $(RECIPE_DIR)/trai
 
 # ---- corpora (assets/corpora/) -------------------------------------------------------------
 #   make corpora            regenerate equivalence.jsonl (deterministic; the committed file must not change)
-#   make tokcheck-golden    regenerate assets/corpora/tokcheck.* (texts, the reference's ids/tokens/offsets,
+#   make check-tok-golden    regenerate assets/corpora/tokcheck.* (texts, the reference's ids/tokens/offsets,
 #                           the vocabulary scores as the reference reads them); deterministic bytes
-.PHONY: corpora tokcheck-golden
+.PHONY: corpora check-tok-golden
 ## the model: regenerate assets/corpora/equivalence.jsonl (deterministic: the committed file must not change)
 corpora:
 	NODE_TOOLS=$(NODE_TOOLS) $(NODE) $(RECIPE_DIR)/corpora/make_equivalence.mjs --out assets/corpora/equivalence.jsonl
 
 ## the model: regenerate assets/corpora/tokcheck.* (texts, the reference's encodings and scores); deterministic
-tokcheck-golden:
+check-tok-golden:
 	NODE_TOOLS=$(NODE_TOOLS) $(RECIPE_NICE) $(NODE) $(RECIPE_DIR)/corpora/make_tokcheck.mjs \
 		--tokenizer $(TOKENIZER_JSON) --out assets/corpora

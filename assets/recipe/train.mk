@@ -11,7 +11,7 @@
 #   make model-report   service-eval folded into the existing report (decoding changed, model not) -> REPORT.md
 #   make hf-export      float model in Hugging Face layout -> build/hf/
 #   make hf-convert     build/hf/ -> build/model/from_hf.bxm, compared with a fresh export
-#   make fragment-starts eval entities that start inside a word (issue 16 diagnostic) -> assets/model/fragment-starts.txt
+#   make fragment-starts eval entities that start inside a word -> assets/model/fragment-starts.txt
 #
 # Training runs on the CPU with Debian's python3-torch (/usr/bin/python3). Install
 # libopenblas0-openmp (or -pthread) first: with Debian's reference BLAS torch is ~10x slower.
@@ -75,9 +75,9 @@ hf-export:
 hf-convert: hf-export
 	$(RECIPE_PY) $(TRAIN_DIR)/convert_hf.py $(HF_DIR) --out build/model/from_hf.bxm --compare-ckpt $(TRAIN_CKPT)
 
-# Diagnostic (issue 16): eval-corpus entities (argmax of stage 00's committed logits) that start inside
+# Diagnostic: eval-corpus entities (argmax of stage 00's committed logits) that start inside
 # a word, with the label of that word's first piece -> assets/model/fragment-starts.txt
 .PHONY: fragment-starts
-## the model: eval entities that start inside a word (issue 16) -> assets/model/fragment-starts.txt
+## the model: eval entities that start inside a word -> assets/model/fragment-starts.txt
 fragment-starts:
 	$(RECIPE_PY) $(TRAIN_DIR)/fragment_starts.py | tee assets/model/fragment-starts.txt

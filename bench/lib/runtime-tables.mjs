@@ -196,11 +196,11 @@ export function renderRuntimeEpoch(run) {
 
 // Which proofs a stage adds: the harness commands its bx_stage() lists that the
 // stage before did not, its kept mistakes (VARIANTS and TRAPS) that are new,
-// and tokcheck when its tokenizer files are not the stage before's.
+// and check-tok when its tokenizer files are not the stage before's.
 const PROOF_WORDS = {
-    geluchk: 'its GELU against the scalar one on all 2^32 inputs',
-    quantchk: 'its quantiser against the scalar one on all 2^32 inputs',
-    expchk: 'its exp against bx_expf on all 2^32 inputs',
+    'check-gelu': 'its GELU against the scalar one on all 2^32 inputs',
+    'check-quant': 'its quantiser against the scalar one on all 2^32 inputs',
+    'check-exp': 'its exp against bx_expf on all 2^32 inputs',
 };
 const KEYWORDS = new Set(['VARIANTS', 'TRAPS', 'HARNESS_COMMANDS', 'SWEEP_BASE', 'SWEEP']);
 function stageDeclaration(root, stage) {
@@ -225,13 +225,13 @@ function codeOf(root, stage, re) {
 }
 // The files each exhaustive check proves (a stage whose files are the stage
 // before's carries the proof over, as CTest does).
-const PROOF_FILES = { tokcheck: /^(unigram|tokenizer_|vocab_blob)/, geluchk: /^gelu/, quantchk: /^quantize/, expchk: /^softmax/ };
+const PROOF_FILES = { 'check-tok': /^(unigram|tokenizer_|vocab_blob)/, 'check-gelu': /^gelu/, 'check-quant': /^quantize/, 'check-exp': /^softmax/ };
 const changed = (root, stage, prev, command) => !prev || codeOf(root, stage, PROOF_FILES[command]) !== codeOf(root, prev, PROOF_FILES[command]);
 function proofsOf(root, stage, prev) {
     const now = stageDeclaration(root, stage), before = prev ? stageDeclaration(root, prev) : {};
     const list = (d, k) => d[k] ?? [];
     const words = ['every logit bit of the equivalence corpus (`make check`)'];
-    if (prev && changed(root, stage, prev, 'tokcheck')) words.push('tokcheck against the reference tokenizer');
+    if (prev && changed(root, stage, prev, 'check-tok')) words.push('check-tok against the reference tokenizer');
     for (const c of list(now, 'HARNESS_COMMANDS')) {
         if (PROOF_WORDS[c] && (!list(before, 'HARNESS_COMMANDS').includes(c) || changed(root, stage, prev, c))) words.push(PROOF_WORDS[c]);
     }

@@ -58,7 +58,7 @@ function main([cmd, ...rest]) {
     if (cmd === 'sync') { sync(path.join(ROOT, process.env.BOOK_OUT || 'book/out', 'gfm')); return 0; }
     if (cmd === 'check') {
         // --built DIR: compare the book already built into DIR (CTest: the one
-        // book.chromium builds) instead of building it again.
+        // book: chromium builds) instead of building it again.
         const builtAt = rest[0] === '--built' ? path.resolve(ROOT, rest[1]) : null;
         const out = builtAt ?? build();
         try {

@@ -104,7 +104,7 @@ run('pandoc', ['--from', 'markdown', '--to', 'epub3', '--lua-filter', 'book/tool
 // GitHub-flavoured Markdown of every chapter, for reading the book where the
 // repository is browsed: snippets, tables and diffs expanded, figures as SVG
 // beside them, links between chapters kept as NN-slug.md. `make book` copies
-// it to book/rendered/ (committed; CTest's book.rendered-fresh compares).
+// it to book/rendered/ (committed; CTest's book: rendered is fresh compares).
 const GFM = path.join(OUT, 'gfm');
 fs.rmSync(GFM, { recursive: true, force: true });
 fs.mkdirSync(path.join(GFM, 'figures'), { recursive: true });

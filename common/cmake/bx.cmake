@@ -23,20 +23,6 @@ function(bx_glob out)
   set(${out} "${_files}" PARENT_SCOPE)
 endfunction()
 
-# A library target needs at least one source: use an empty one while a
-# directory has no .cpp files yet (other engineers are still writing them).
-function(bx_nonempty_sources out name)
-  set(_files ${ARGN})
-  if(NOT _files)
-    set(_empty "${CMAKE_CURRENT_BINARY_DIR}/${name}_empty.cpp")
-    if(NOT EXISTS "${_empty}")
-      file(WRITE "${_empty}" "// ${name} has no sources yet.\n")
-    endif()
-    set(_files "${_empty}")
-  endif()
-  set(${out} "${_files}" PARENT_SCOPE)
-endfunction()
-
 # ---- bx_embed: the model and tokenizer bytes (#embed), one object library ----
 # Kept apart from bx_common so that an asset appearing or changing recompiles
 # this one file, not all of common/ (its definitions would otherwise change
@@ -46,7 +32,6 @@ endfunction()
 # every build, so when a file appears the build re-configures and embeds it;
 # OBJECT_DEPENDS recompiles when its bytes change.
 bx_glob(_bx_embed_sources "${BX_ROOT}/common/embed/*.cpp")
-bx_nonempty_sources(_bx_embed_sources bx_embed ${_bx_embed_sources})
 add_library(bx_embed OBJECT ${_bx_embed_sources})
 target_include_directories(bx_embed PRIVATE "${BX_ROOT}")
 target_compile_features(bx_embed PRIVATE cxx_std_20)

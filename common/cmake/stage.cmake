@@ -14,7 +14,7 @@
 #                      with BX_VARIANT_DLANES=1, it must FAIL the check
 #                      (make check STAGE=NN VARIANT=dlanes);
 #   TRAPS nearest ...  a failed idea whose failure is shown by the stage's
-#                      kernel check (a HARNESS_COMMAND such as quantchk), not
+#                      kernel check (a HARNESS_COMMAND such as check-quant), not
 #                      necessarily by the logit check: the inputs that trip
 #                      it (a NaN, an exact .5 tie) may never occur in a real
 #                      corpus. Built like VARIANTS; the logit check on them is
@@ -30,9 +30,9 @@
 #                      is the same component without that step: the test
 #                      that looks for the tokenizer's tables in the image
 #                      must fail on it.
-#   HARNESS_COMMANDS geluchk ...: harness commands that only some stages can
+#   HARNESS_COMMANDS check-gelu ...: harness commands that only some stages can
 #                      run, because they call an optional part of the stage
-#                      interface (geluchk calls gelu_in_place,
+#                      interface (check-gelu calls gelu_in_place,
 #                      common/stage/gelu_kernel.hpp). Each is
 #                      common/harness/stage-commands/cmd_<name>.cpp, compiled
 #                      into this stage's CLIs (and its variants'); CTest runs
@@ -58,7 +58,6 @@ function(bx_stage)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_stage_files})
 
   bx_glob(_sources "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
-  bx_nonempty_sources(_sources ${_lib} ${_sources})
   set(_preinit "")
   if(_arg_PREINITIALISE)
     set(_preinit PREINITIALISE)
@@ -150,15 +149,16 @@ endfunction()
 function(_bx_stage_commands name lib commands out)
   set(_objects "")
   foreach(_command ${commands})
-    set(_source "${BX_ROOT}/common/harness/stage-commands/cmd_${_command}.cpp")
+    string(REPLACE "-" "_" _file "${_command}")  # check-gelu -> cmd_check_gelu.cpp
+    set(_source "${BX_ROOT}/common/harness/stage-commands/cmd_${_file}.cpp")
     if(NOT EXISTS "${_source}")
       message(FATAL_ERROR "${name}: no harness command '${_command}' (${_source})")
     endif()
-    if(NOT TARGET bx_command_${_command})
-      add_library(bx_command_${_command} OBJECT "${_source}")
-      target_link_libraries(bx_command_${_command} PUBLIC bx_common)
+    if(NOT TARGET bx_command_${_file})
+      add_library(bx_command_${_file} OBJECT "${_source}")
+      target_link_libraries(bx_command_${_file} PUBLIC bx_common)
     endif()
-    list(APPEND _objects "$<TARGET_OBJECTS:bx_command_${_command}>")
+    list(APPEND _objects "$<TARGET_OBJECTS:bx_command_${_file}>")
     set_property(GLOBAL APPEND PROPERTY BX_STAGE_COMMANDS "${name}:${_command}")
   endforeach()
   if(_objects AND TARGET ${lib}_cli)

@@ -9,7 +9,7 @@ bx_declared_variants(${_bx_last} _bx_declared)
 list(JOIN _bx_declared "," _bx_declared_arg)  # ";" would split the test's argument
 foreach(_plant 0 1)
   if(_plant)
-    set(_name "build: an undeclared variant fails the configure step (mutant)")
+    set(_name "build: variants mutant undeclared is caught")
     set(_expect "undeclared variant.*BX_VARIANT_PLANTED")
     set(_labels "quick;mutant")
   else()

@@ -6,9 +6,7 @@
 // narrowing error for the latter.
 #include "common/embed/embedded.hpp"
 
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wc23-extensions"
-#endif
+#pragma clang diagnostic ignored "-Wc23-extensions"  // #embed is C23; the build is clang-only
 
 namespace bx {
 

@@ -10,18 +10,18 @@
 #   check-00-native.txt   stage 00 built natively, whole corpus: the native/wasm
 #                         cross-check (the reference was made in wasm)
 #   check-00-mutate.txt   the check on a one-bit mutation: it must fail
-#   check-NN-tokcheck.txt, check-NN-tokcheck-mutant.txt   each stage's tokenizer
+#   check-NN-tok.txt, check-NN-tok-mutant.txt   each stage's tokenizer
 #                         against the reference (40,003 texts) and its `>=` mutant
 #   check-NN-VARIANT.txt  each kept variant (a failed idea) on the eval corpus:
 #                         it must fail; explain's rows whose label is unchanged
 #                         are left out
 #   check-NN-eval.txt     stage NN (01 on) on the eval corpus, every logit bit
-#   check-NN-geluchk.txt, -geluchk-native.txt, -geluchk-VARIANT.txt, -gelucensus.txt
-#                         stages with the geluchk commands (07 on): the vector GELU
+#   check-NN-gelu.txt, -gelu-native.txt, -gelu-VARIANT.txt, -gelu-census.txt
+#                         stages with the check-gelu commands (07 on): the vector GELU
 #                         on all 2^32 inputs (wasm in two processes, native), each
 #                         variant's (rereads must fail), and where the eval
 #                         corpus's real GELU inputs fall
-#   check-NN-quantchk*.txt, check-NN-expchk*.txt   the same for the vector
+#   check-NN-quant*.txt, check-NN-exp*.txt   the same for the vector
 #                         quantiser (09 on) and softmax's vector exp (10 on), and
 #                         each trap: the kernel check must fail it, the logit
 #                         check on it is reported (check-NN-TRAP*.txt)
@@ -34,7 +34,7 @@
 # check-NN.txt and its variants), leaving stage 00's and the native ones alone.
 # CHECK_RESULTS_NAMES="07-eval 09" (with CHECK_RESULTS_STAGES naming their
 # stages) rewrites only the files with those names.
-# An exhaustive kernel check (geluchk, quantchk, expchk) runs only in the first stage
+# An exhaustive kernel check (check-gelu, check-quant, check-exp) runs only in the first stage
 # whose kernel files have that code; a later stage with the same code (snippet
 # markers aside) carries the proof over, as CTest does (same-code.cmake).
 set -u
@@ -54,7 +54,7 @@ provenance() {
 
 # run NAME EXPECT COMMAND...: the command's output (less build chatter) into
 # check-NAME.txt; EXPECT is pass or fail. The logit check passes with "every
-# logit bit identical" and fails naming a text that "differs"; tokcheck says
+# logit bit identical" and fails naming a text that "differs"; check-tok says
 # "identical" or "DIFFERENT". EXPECT report: kept whichever way it ends.
 run() {
     local name=$1 expect=$2; shift 2
@@ -96,8 +96,8 @@ fi
 # `>` -> `>=` mutant, which must fail.
 for stage in $stages; do
     num=${stage%%-*}
-    run "$num-tokcheck" pass make -s check-tok STAGE="$num"
-    run "$num-tokcheck-mutant" fail make -s check-tok-mutant STAGE="$num"
+    run "$num-tok" pass make -s check-tok STAGE="$num"
+    run "$num-tok-mutant" fail make -s check-tok-mutant STAGE="$num"
 done
 # Kept variants (failed ideas): bx_stage(VARIANTS a b ...), as CMake listed
 # them in the wasm build's variants.json.
@@ -132,30 +132,29 @@ first_proof() {  # first_proof COMMAND FILE...: true the first time this code is
 # with this code in FILEs (later ones carry the proof over): the exhaustive
 # check in wasm (two processes) and natively, every exact sweep variant passing
 # it, every failing variant and trap failing it, and (traps) what the logit
-# check makes of them, reported whichever way it goes. geluchk also writes
+# check makes of them, reported whichever way it goes. check-gelu also writes
 # where the real GELU inputs fall (the same in every stage, so once).
 kernel_proofs() {
     local command=$1; shift
-    local target  # the make target that runs the harness command
-    case "$command" in geluchk) target=check-gelu ;; quantchk) target=check-quant ;; expchk) target=check-exp ;;
-                       *) target=$command ;; esac
+    local target=$command        # the make target is the harness command's name
+    local label=${command#check-}  # captures are named check-NN-LABEL[-variant].txt
     local files=(); for f in "$@"; do files+=("stages/$stage/$f"); done
     json_list "$variants_json" commands | grep -qx "$command" || return 0
     first_proof "$command" "${files[@]}" || return 0
     [ "$selected" = 1 ] || return 0
-    run "$num-$command" pass make -s "$target" STAGE="$num"
-    if [ "$command" = geluchk ] && json_list "$variants_json" commands | grep -qx gelucensus; then
-        run "$num-gelucensus" pass make -s check-gelu-census STAGE="$num"
+    run "$num-$label" pass make -s "$target" STAGE="$num"
+    if [ "$command" = check-gelu ] && json_list "$variants_json" commands | grep -qx check-gelu-census; then
+        run "$num-gelu-census" pass make -s check-gelu-census STAGE="$num"
     fi
-    run "$num-$command-native" pass make -s "$target" STAGE="$num" NATIVE=1 GELUCHK_PARTS=1
+    run "$num-$label-native" pass make -s "$target" STAGE="$num" NATIVE=1 CHECK_PARTS=1
     for variant in $(json_keys "$variants_json" sweep); do
-        run "$num-$command-$variant" pass make -s "$target" STAGE="$num" VARIANT="$variant"
+        run "$num-$label-$variant" pass make -s "$target" STAGE="$num" VARIANT="$variant"
     done
     for variant in $(json_list "$variants_json" failing); do
-        run "$num-$command-$variant" fail make -s "$target" STAGE="$num" VARIANT="$variant"
+        run "$num-$label-$variant" fail make -s "$target" STAGE="$num" VARIANT="$variant"
     done
     for variant in $(json_list "$variants_json" traps); do
-        run "$num-$command-$variant" fail make -s "$target" STAGE="$num" VARIANT="$variant"
+        run "$num-$label-$variant" fail make -s "$target" STAGE="$num" VARIANT="$variant"
         run "$num-$variant" report make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
         run "$num-$variant-equivalence" report make -s check STAGE="$num" VARIANT="$variant" HARNESS_EXPLAIN=0
     done
@@ -165,9 +164,9 @@ for stage in $(ls -d stages/[0-9][0-9]-* | xargs -n1 basename); do  # every stag
     variants_json="build/wasm/stages/$stage/variants.json"
     selected=0
     for s in $stages; do [ "$s" = "$stage" ] && selected=1; done
-    kernel_proofs geluchk gelu.hpp gelu.cpp
-    kernel_proofs quantchk quantize.hpp quantize.cpp
-    kernel_proofs expchk softmax.hpp softmax.cpp
+    kernel_proofs check-gelu gelu.hpp gelu.cpp
+    kernel_proofs check-quant quantize.hpp quantize.cpp
+    kernel_proofs check-exp softmax.hpp softmax.cpp
 done
 if [ -n "$native_pid" ] && ! wait "$native_pid"; then exit 1; fi
 echo "check-results: bench/results/check-*.txt rewritten" >&2

@@ -27,6 +27,8 @@ void for_each_command(void (*visit)(const Command&));
 
 }  // namespace bx::harness
 
-#define BX_HARNESS_COMMAND(ident, usage_text, fn)                                   \
+#define BX_HARNESS_COMMAND(ident, usage_text, fn) BX_HARNESS_COMMAND_NAMED(ident, #ident, usage_text, fn)
+// A command whose name is not an identifier (check-tok, check-gelu, ...).
+#define BX_HARNESS_COMMAND_NAMED(ident, name, usage_text, fn)                       \
     static const bool bx_registered_command_##ident =                               \
-        ::bx::harness::register_command({#ident, usage_text, fn})
+        ::bx::harness::register_command({name, usage_text, fn})

@@ -19,20 +19,18 @@
 #       stage 00 vs the numpy reference of the contract, one window, bit for bit
 #   make check-maths [NATIVE=1]
 #       bx_expf / bx_erff vs the libc's expf / erff on all 2^32 inputs
-#   make check-gelu STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
+#   make check-gelu STAGE=NN [VARIANT=name] [NATIVE=1] [CHECK_PARTS=2]
 #       stages with their own GELU kernel (07 on): the kernel vs gelu_scalar on
-#       all 2^32 inputs, split over GELUCHK_PARTS processes side by side
-#   make check-quant STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
+#       all 2^32 inputs, split over CHECK_PARTS processes side by side
+#   make check-quant STAGE=NN [VARIANT=name] [NATIVE=1] [CHECK_PARTS=2]
 #       stages with their own quantiser (09 on): the kernel vs the scalar
 #       reference on all 2^32 inputs (scale 1) and 20,000 random rows
-#   make check-exp STAGE=NN [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]
+#   make check-exp STAGE=NN [VARIANT=name] [NATIVE=1] [CHECK_PARTS=2]
 #       stages with their own softmax exp (10 on): the kernel vs bx_expf on
 #       all 2^32 inputs, split like check-gelu
 #   make check-gelu-census STAGE=NN
 #       where the eval corpus's real GELU inputs fall among erf's branches
-#   The old names (contract-check, mathcheck, geluchk, quantchk, expchk,
-#   gelucensus) are aliases, kept for one release; the CLI subcommands
-#   (`cli geluchk` ...) keep their names.
+#   Each make target runs the CLI subcommand of the same name (`cli check-gelu` ...).
 #   make check-results
 #       rewrite bench/results/check-*.txt (what the book quotes): every stage, the
 #       native cross-check, the mutant and the kept variants (check-results.sh)
@@ -54,7 +52,9 @@
 # VARIANT=name: runs the executable `cli-name` (`cli-name.wasm`) from the
 # stage's build directory instead of `cli`: a kept mistake, a trap or a sweep
 # build that the stage's bx_stage() call declares (build/wasm/stages/NN-name/
-# variants.json lists them).
+# variants.json lists them). A name the stage does not declare stops make with
+# the list of those it does; variants are built for wasm only, so NATIVE=1 with
+# VARIANT stops too.
 
 # Node: --single-threaded-gc because Node 20 intermittently segfaults (exit
 # 139) at exit after a wasm module has grown its memory to tens of MB (the
@@ -70,7 +70,7 @@ STAGE00_NAME    := $(notdir $(STAGE00_DIR))
 harness_exe = $(HARNESS_BUILD)/stages/$(1)/cli$(if $(2),-$(2))$(if $(filter wasm,$(HARNESS_FLAVOUR)),.wasm)
 harness_cli = $(if $(filter wasm,$(HARNESS_FLAVOUR)),$(HARNESS_WASI) )$(call harness_exe,$(1),$(2))
 
-# CORPUS is also tokcheck's variable: take it only when given on the command
+# CORPUS is also check-tok's variable: take it only when given on the command
 # line or in the environment, never another fragment's default.
 # A corpus anywhere: the wasm CLIs see the whole file system and our working
 # directory (common/host/wasi-run.mjs); one that does not exist stops make
@@ -89,11 +89,17 @@ HARNESS_DIFF     := $(HARNESS_DIR)/$(STAGE_NAME).$(HARNESS_CNAME).$(HARNESS_FLAV
 HARNESS_MODEL    := assets/model/model.bxm
 
 .PHONY: eval check check-mutant baseline check-maths check-contract harness-cli harness-cli-00 \
-        recipe-maths recipe-agree recipe-agree-mutant check-results mathcheck contract-check
+        recipe-maths recipe-agree recipe-agree-mutant check-results
 
 # The stage's CLI and stage 00's (its oracle).
 ## internals: build the stage's CLI (and VARIANT's) and stage 00's, in the flavour NATIVE=1 picks
 harness-cli: require-stage $(HARNESS_BUILD)/CMakeCache.txt $(RUNTIME_SETUP)
+ifneq ($(VARIANT),)
+ifeq ($(NATIVE),1)
+	@echo "VARIANT=$(VARIANT) with NATIVE=1: variants are built for wasm only (drop NATIVE=1)"; exit 2
+endif
+	@$(NODE) common/harness/require-variant.mjs $(WASM_BUILD)/stages/$(STAGE_NAME)/variants.json $(VARIANT)
+endif
 	cmake --build $(HARNESS_BUILD) -j $(JOBS) --target $(sort stage_$(STAGE_NUM)_cli stage_00_cli $(if $(VARIANT),stage_$(STAGE_NUM)_$(VARIANT)_cli))
 ## internals: build stage 00's CLI (the oracle), in the flavour NATIVE=1 picks
 harness-cli-00: $(HARNESS_BUILD)/CMakeCache.txt $(RUNTIME_SETUP)
@@ -150,11 +156,8 @@ baseline: harness-cli-00
 
 ## deep dives: [NATIVE=1]: bx_expf / bx_erff against the libc's expf / erff on all 2^32 inputs
 check-maths: harness-cli-00
-	$(call harness_cli,$(STAGE00_NAME)) mathcheck
-## old names: alias of check-maths, kept for one release
-mathcheck: check-maths
-
--include common/harness/tokcheck.mk
+	$(call harness_cli,$(STAGE00_NAME)) check-maths
+-include common/harness/check-tok.mk
 
 # Stage 00 against the numpy reference of the contract (bxm.py, exact mode,
 # with our exp/erf through a shared library): all 256 x 81 logits of one
@@ -171,9 +174,6 @@ check-contract: $(HARNESS_DIR)/libbxmaths.so
 	$(NATIVE_BUILD)/stages/$(STAGE00_NAME)/cli logits --ids $(CONTRACT_IDS) --out $(HARNESS_DIR)/contract.logits
 	/usr/bin/python3 common/harness/contract/contract_check.py $(HARNESS_MODEL) $(HARNESS_DIR)/contract.logits \
 	  $(HARNESS_DIR)/libbxmaths.so $(CONTRACT_IDS)
-## old names: alias of check-contract, kept for one release
-contract-check: check-contract
-
 ## internals: build/harness/libbxmaths.so, our expf/erff as a shared library for the Python recipe
 recipe-maths: $(HARNESS_DIR)/libbxmaths.so
 
@@ -195,41 +195,30 @@ recipe-agree-mutant: $(HARNESS_DIR)/libbxmaths.so
 check-results: build
 	common/harness/check-results.sh
 
-# check-gelu (stages whose bx_stage() lists the CLI's geluchk, 07 on): the
+# check-gelu (stages whose bx_stage() lists the CLI's check-gelu, 07 on): the
 # stage's vector GELU against gelu_scalar on all 2^32 inputs, split over
-# GELUCHK_PARTS processes (one per core). VARIANT=rereads runs the post's first
+# CHECK_PARTS processes (one per core). VARIANT=rereads runs the post's first
 # bug, which must fail.
-GELUCHK_PARTS ?= $(JOBS)
-.PHONY: check-gelu check-gelu-census geluchk gelucensus
-## deep dives: [STAGE=NN] [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]: the stage's GELU kernel vs gelu_scalar, all 2^32 inputs (07 on)
+CHECK_PARTS ?= $(JOBS)
+.PHONY: check-gelu check-gelu-census
+## deep dives: [STAGE=NN] [VARIANT=name] [NATIVE=1] [CHECK_PARTS=2]: the stage's GELU kernel vs gelu_scalar, all 2^32 inputs (07 on)
 check-gelu: harness-cli
-	common/harness/range-parts.sh $(GELUCHK_PARTS) geluchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
-## old names: alias of check-gelu, kept for one release
-geluchk: check-gelu
-
-# check-quant (the CLI's quantchk, 09 on): the stage's quantiser vs the scalar
+	common/harness/range-parts.sh $(CHECK_PARTS) check-gelu $(call harness_cli,$(STAGE_NAME),$(VARIANT))
+# check-quant (the CLI's check-quant, 09 on): the stage's quantiser vs the scalar
 # reference, all 2^32 inputs (split like check-gelu) and random rows.
 # VARIANT=nearest or VARIANT=pmin-swapped must fail.
-.PHONY: check-quant quantchk
-## deep dives: [STAGE=NN] [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]: the stage's quantiser vs the scalar one, all 2^32 inputs (09 on)
+.PHONY: check-quant
+## deep dives: [STAGE=NN] [VARIANT=name] [NATIVE=1] [CHECK_PARTS=2]: the stage's quantiser vs the scalar one, all 2^32 inputs (09 on)
 check-quant: harness-cli
-	common/harness/range-parts.sh $(GELUCHK_PARTS) quantchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
-## old names: alias of check-quant, kept for one release
-quantchk: check-quant
-
-# check-exp (the CLI's expchk, 10 on): the stage's vector exp (its softmax's)
+	common/harness/range-parts.sh $(CHECK_PARTS) check-quant $(call harness_cli,$(STAGE_NAME),$(VARIANT))
+# check-exp (the CLI's check-exp, 10 on): the stage's vector exp (its softmax's)
 # vs bx_expf on all 2^32 inputs, split like check-gelu.
 # VARIANT=no-fallback must fail.
-.PHONY: check-exp expchk
-## deep dives: [STAGE=NN] [VARIANT=name] [NATIVE=1] [GELUCHK_PARTS=2]: the stage's softmax exp vs bx_expf, all 2^32 inputs (10 on)
+.PHONY: check-exp
+## deep dives: [STAGE=NN] [VARIANT=name] [NATIVE=1] [CHECK_PARTS=2]: the stage's softmax exp vs bx_expf, all 2^32 inputs (10 on)
 check-exp: harness-cli
-	common/harness/range-parts.sh $(GELUCHK_PARTS) expchk $(call harness_cli,$(STAGE_NAME),$(VARIANT))
-## old names: alias of check-exp, kept for one release
-expchk: check-exp
-
+	common/harness/range-parts.sh $(CHECK_PARTS) check-exp $(call harness_cli,$(STAGE_NAME),$(VARIANT))
 # Where the GELU inputs of the eval corpus fall (the vector range's share).
 ## deep dives: [STAGE=NN] [VARIANT=name]: where the eval corpus's real GELU inputs fall among erf's branches
 check-gelu-census: harness-cli
-	$(call harness_cli,$(STAGE_NAME),$(VARIANT)) gelucensus
-## old names: alias of check-gelu-census, kept for one release
-gelucensus: check-gelu-census
+	$(call harness_cli,$(STAGE_NAME),$(VARIANT)) check-gelu-census

@@ -14,7 +14,7 @@
 namespace {
 
 void print_usage(const bx::harness::Command& command) {
-    std::printf("  %-10.*s %.*s\n", static_cast<int>(command.name.size()), command.name.data(),
+    std::printf("  %-18.*s %.*s\n", static_cast<int>(command.name.size()), command.name.data(),
                 static_cast<int>(command.usage.size()), command.usage.data());
 }
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# An exhaustive check over all 2^32 f32 inputs (geluchk, quantchk, expchk) in PARTS
+# An exhaustive check over all 2^32 f32 inputs (check-gelu, check-quant, check-exp) in PARTS
 # processes side by side, one per core: part k runs
 #   CLI... COMMAND --from k*2^32/PARTS --to (k+1)*2^32/PARTS
 # Prints each part's report in order, then the total of the parts' summary
 # lines (`COMMAND: N ...`, N the differences); exit 1 if any input differs.
 #
 #   common/harness/range-parts.sh PARTS COMMAND CLI...
-#   e.g. range-parts.sh 2 geluchk node --single-threaded-gc common/host/wasi-run.mjs build/wasm/stages/07-simd-gelu/cli.wasm
+#   e.g. range-parts.sh 2 check-gelu node --single-threaded-gc common/host/wasi-run.mjs build/wasm/stages/07-simd-gelu/cli.wasm
 set -uo pipefail
 parts=$1; command=$2; shift 2
 work=$(mktemp -d)

@@ -10,7 +10,7 @@
 #   stage 00: native vs wasm   the native build against the wasm-made reference,
 #                           on the first 25 texts (the full run is the slow
 #                           node: stage00_crosscheck test)
-#   check mutant is caught  one flipped logit bit must make `check` fail
+#   check: mutant is caught  one flipped logit bit must make `check` fail
 #   ... (wasmtime)          under wasmtime as Spin configures it (Cranelift,
 #                           epoch interruption on; common/host/wasmtime-run.py):
 #                           every stage's eval, the last stage's whole
@@ -144,30 +144,30 @@ if(TARGET stage_00_cli)
 endif()
 
 # The check must be able to fail: flip one bit of one logit of text 0.
-add_test(NAME "check mutant is caught"
+add_test(NAME "check: mutant is caught"
          COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_bx_last_stage}/cli.wasm" check
                  --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 3 --mutate 0
                  --diff-out "${_bx_diff_dir}/mutant.diff"
          WORKING_DIRECTORY "${BX_ROOT}")
 # Passes only if check names the planted difference (its exit status is 1 then).
-set_tests_properties("check mutant is caught" PROPERTIES LABELS "wasm;check;quick"
+set_tests_properties("check: mutant is caught" PROPERTIES LABELS "wasm;check;quick"
                      PASS_REGULAR_EXPRESSION "text 0 differs")
 # The same mutant under wasmtime.
-add_test(NAME "check mutant is caught (wasmtime)"
+add_test(NAME "check: mutant wasmtime is caught"
          COMMAND ${_bx_wasmtime} "${BX_WASM_BUILD_DIR}/stages/${_bx_last_stage}/cli.wasm" check
                  --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 3 --mutate 0
                  --diff-out "${_bx_diff_dir}/mutant.wasmtime.diff"
          WORKING_DIRECTORY "${BX_ROOT}")
-set_tests_properties("check mutant is caught (wasmtime)" PROPERTIES LABELS "wasm;check;quick;wasmtime"
+set_tests_properties("check: mutant wasmtime is caught" PROPERTIES LABELS "wasm;check;quick;wasmtime"
                      PASS_REGULAR_EXPRESSION "text 0 differs")
 # And on a part: text 5 is the second text of part 1/4, so a part check must
 # compare it (and name it by its index in the whole corpus).
-add_test(NAME "check mutant in a part is caught"
+add_test(NAME "check: mutant part is caught"
          COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_bx_last_stage}/cli.wasm" check
                  --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 8 --part 1/4 --mutate 5
                  --diff-out "${_bx_diff_dir}/mutant-part.diff"
          WORKING_DIRECTORY "${BX_ROOT}")
-set_tests_properties("check mutant in a part is caught" PROPERTIES LABELS "wasm;check;quick"
+set_tests_properties("check: mutant part is caught" PROPERTIES LABELS "wasm;check;quick"
                      PASS_REGULAR_EXPRESSION "text 5 differs")
 
 # The tokenizer of every stage against the reference's golden files (40,003
@@ -175,7 +175,7 @@ set_tests_properties("check mutant in a part is caught" PROPERTIES LABELS "wasm;
 # through make (the mutant compiles one object), so they share a lock: two
 # builds must never run in one build directory at once.
 # The `>` -> `>=` mutant of each stage's own Viterbi (stage 04 has a new one)
-# must fail tokcheck. A stage whose tokenizer files (unigram*, tokenizer_*,
+# must fail check-tok. A stage whose tokenizer files (unigram*, tokenizer_*,
 # vocab_blob*, build-time/*) are an earlier stage's code carries both over.
 foreach(_stage ${_bx_stages})
   string(SUBSTRING "${_stage}" 0 2 _num)
@@ -183,17 +183,17 @@ foreach(_stage ${_bx_stages})
        "${BX_ROOT}/stages/${_stage}/unigram*" "${BX_ROOT}/stages/${_stage}/tokenizer_*"
        "${BX_ROOT}/stages/${_stage}/vocab_blob*" "${BX_ROOT}/stages/${_stage}/build-time/*")
   list(SORT _tok_files)
-  bx_proven_elsewhere(${_stage} tokcheck "${_tok_files}" _proven)
+  bx_proven_elsewhere(${_stage} check-tok "${_tok_files}" _proven)
   if(_proven)
     continue()
   endif()
-  add_test(NAME "stage ${_stage}: tokcheck" COMMAND make check-tok STAGE=${_num}
+  add_test(NAME "stage ${_stage}: check-tok" COMMAND make check-tok STAGE=${_num}
            WORKING_DIRECTORY "${BX_ROOT}")
-  set_tests_properties("stage ${_stage}: tokcheck" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
+  set_tests_properties("stage ${_stage}: check-tok" PROPERTIES LABELS "wasm;check-tok" TIMEOUT 900
                        RESOURCE_LOCK bx_wasm_build)
-  add_test(NAME "stage ${_stage}: tokcheck mutant is caught" COMMAND make check-tok-mutant STAGE=${_num}
+  add_test(NAME "stage ${_stage}: check-tok mutant is caught" COMMAND make check-tok-mutant STAGE=${_num}
            WORKING_DIRECTORY "${BX_ROOT}")
-  set_tests_properties("stage ${_stage}: tokcheck mutant is caught" PROPERTIES LABELS "wasm;tokcheck" TIMEOUT 900
+  set_tests_properties("stage ${_stage}: check-tok mutant is caught" PROPERTIES LABELS "wasm;check-tok" TIMEOUT 900
                        RESOURCE_LOCK bx_wasm_build)
 endforeach()
 
@@ -237,12 +237,12 @@ foreach(_entry ${_bx_variants})
   string(REPLACE ":" ";" _parts "${_entry}")
   list(GET _parts 0 _stage)
   list(GET _parts 1 _variant)
-  add_test(NAME "stage ${_stage}: variant ${_variant} is caught"
+  add_test(NAME "stage ${_stage}: variant ${_variant} mutant is caught"
            COMMAND ${_bx_wasi} "${BX_WASM_BUILD_DIR}/stages/${_stage}/cli-${_variant}.wasm" check
                    --corpus ${_bx_equiv} --ref ${_bx_equiv_ref} --limit 20
                    --diff-out "${_bx_diff_dir}/${_stage}-${_variant}.equivalence.diff"
            WORKING_DIRECTORY "${BX_ROOT}")
-  set_tests_properties("stage ${_stage}: variant ${_variant} is caught" PROPERTIES
+  set_tests_properties("stage ${_stage}: variant ${_variant} mutant is caught" PROPERTIES
                        LABELS "wasm;check" PASS_REGULAR_EXPRESSION "text [0-9]+ differs")
 endforeach()
 
@@ -268,10 +268,10 @@ endforeach()
 # first difference (--first, visiting the blocks of inputs spread over the
 # range: unary_check.hpp), which the command prints with the input, the
 # kernel's result and the reference's.
-#   geluchk   stage 07's vector GELU vs gelu_scalar; catches `rereads` (VARIANTS)
-#   quantchk  stage 09's vector quantiser vs quantize_row_scalar, plus 20,000
+#   check-gelu   stage 07's vector GELU vs gelu_scalar; catches `rereads` (VARIANTS)
+#   check-quant  stage 09's vector quantiser vs quantize_row_scalar, plus 20,000
 #             random rows (in half 0); catches every TRAPS variant
-#   expchk    stage 10's vector exp (softmax) vs bx_expf; catches every TRAPS
+#   check-exp    stage 10's vector exp (softmax) vs bx_expf; catches every TRAPS
 #             variant
 function(bx_exhaustive_tests stage command pass_regex)
   set(_cli "${BX_WASM_BUILD_DIR}/stages/${stage}/cli.wasm")
@@ -306,18 +306,18 @@ endfunction()
 # turned round (erff.cpp's `ax - 1.0f`) is not the file it was. CMake wraps
 # a FATAL_ERROR's text at spaces, where depends on how long the paths are,
 # so these expressions take any run of spaces and newlines between words.
-add_test(NAME "same-code mutant is caught"
+add_test(NAME "check: same-code mutant is caught"
          COMMAND ${CMAKE_COMMAND} -DMUTATE=1 "-DA=${BX_ROOT}/common/maths/erff.cpp" "-DB=${BX_ROOT}/common/maths/erff.cpp"
                  -P "${BX_ROOT}/common/cmake/same-code.cmake")
-set_tests_properties("same-code mutant is caught" PROPERTIES LABELS "quick;check;mutant"
+set_tests_properties("check: same-code mutant is caught" PROPERTIES LABELS "quick;check;mutant"
                      PASS_REGULAR_EXPRESSION "same-code:[ \n]+[^ \n]+[ \n]+is[ \n]+not")
 # ... and one whose knob (a kept mistake's BX_VARIANT_ switch) is tested the
 # other way round compiles the mistake into the shipped build: not the same code.
-add_test(NAME "same-code knob mutant is caught"
+add_test(NAME "check: same-code mutant knob is caught"
          COMMAND ${CMAKE_COMMAND} -DMUTATE=knob "-DA=${BX_ROOT}/stages/07-simd-gelu/gelu.hpp"
                  "-DB=${BX_ROOT}/stages/07-simd-gelu/gelu.hpp" -P "${BX_ROOT}/common/cmake/same-code.cmake"
          WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-set_tests_properties("same-code knob mutant is caught" PROPERTIES LABELS "quick;check;mutant"
+set_tests_properties("check: same-code mutant knob is caught" PROPERTIES LABELS "quick;check;mutant"
                      PASS_REGULAR_EXPRESSION "same-code:[ \n]+[^ \n]+[ \n]+is[ \n]+not")
 
 # A stage's kernel check (bx_stage HARNESS_COMMANDS) on its kernel `files`,
@@ -338,11 +338,11 @@ foreach(_entry ${_bx_commands})
   string(REPLACE ":" ";" _parts "${_entry}")
   list(GET _parts 0 _stage)
   list(GET _parts 1 _command)
-  if(_command STREQUAL "geluchk")
-    bx_kernel_check(${_stage} geluchk "gelu.hpp;gelu.cpp" "gives 0x[0-9a-f]+ .*gelu_scalar 0x[0-9a-f]+")
-  elseif(_command STREQUAL "quantchk")
-    bx_kernel_check(${_stage} quantchk "quantize.hpp;quantize.cpp" "gives -?[0-9]+, the reference -?[0-9]+")
-  elseif(_command STREQUAL "expchk")
-    bx_kernel_check(${_stage} expchk "softmax.hpp;softmax.cpp" "gives 0x[0-9a-f]+ .*bx_expf 0x[0-9a-f]+")
+  if(_command STREQUAL "check-gelu")
+    bx_kernel_check(${_stage} check-gelu "gelu.hpp;gelu.cpp" "gives 0x[0-9a-f]+ .*gelu_scalar 0x[0-9a-f]+")
+  elseif(_command STREQUAL "check-quant")
+    bx_kernel_check(${_stage} check-quant "quantize.hpp;quantize.cpp" "gives -?[0-9]+, the reference -?[0-9]+")
+  elseif(_command STREQUAL "check-exp")
+    bx_kernel_check(${_stage} check-exp "softmax.hpp;softmax.cpp" "gives 0x[0-9a-f]+ .*bx_expf 0x[0-9a-f]+")
   endif()
 endforeach()

@@ -1,4 +1,4 @@
-// The reference tokenizer's answers for a corpus, for tokcheck to compare with.
+// The reference tokenizer's answers for a corpus, for check-tok to compare with.
 //
 //   node common/harness/tokref.mjs TOKENIZER_JSON CORPUS_JSONL [--scores]
 //

@@ -7,9 +7,7 @@
 
 #include "common/service/response_headers.hpp"
 
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wc23-extensions"
-#endif
+#pragma clang diagnostic ignored "-Wc23-extensions"  // #embed is C23; the build is clang-only
 
 namespace bx::service {
 

@@ -13,7 +13,7 @@
 # The corpus is passed on stdin (`--jsonl -`): the wasm CLI only sees the
 # current directory and the repository, and CORPUS may be anywhere.
 # CORPUS is read only when given on the command line or in the environment:
-# other fragments give it a default of their own (tokcheck's corpus), which
+# other fragments give it a default of their own (check-tok's corpus), which
 # must not turn a stdin run into a corpus run.
 
 REDACT_RUN        ?= wasm

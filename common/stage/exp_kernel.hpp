@@ -1,6 +1,6 @@
 // An optional part of the stage interface, for stages whose exp is their own
 // kernel (stage 10 on: softmax's exp four lanes at a time). A stage that lists
-// the `expchk` harness command in its bx_stage() call must define it; the
+// the `check-exp` harness command in its bx_stage() call must define it; the
 // harness then checks it against bx_expf (common/maths/expf.hpp) on every f32
 // input.
 #pragma once

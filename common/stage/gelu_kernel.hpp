@@ -1,5 +1,5 @@
 // An optional part of the stage interface, for stages whose GELU is their own
-// kernel (stage 07 on). A stage that lists the `geluchk` harness commands in
+// kernel (stage 07 on). A stage that lists the `check-gelu` harness commands in
 // its bx_stage() call must define both functions; the harness then checks the
 // kernel against the scalar reference (common/maths/gelu.hpp) on every f32
 // input, and can watch the real GELU inputs of a forward pass.

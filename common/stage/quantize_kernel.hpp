@@ -1,7 +1,7 @@
 // An optional part of the stage interface, for stages whose activation
 // quantiser is their own kernel (stage 09 on). A stage that lists the
-// `quantchk` harness command in its bx_stage() call defines both functions;
-// quantchk checks them against the scalar reference (common/maths/quantize.hpp).
+// `check-quant` harness command in its bx_stage() call defines both functions;
+// check-quant checks them against the scalar reference (common/maths/quantize.hpp).
 #pragma once
 
 #include <cstdint>

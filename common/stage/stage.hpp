@@ -31,7 +31,7 @@ std::string_view name();
 // On failure: nullptr, and *error names the problem.
 std::shared_ptr<const bx::Tokenizer> load_tokenizer(std::string* error);
 
-// The same from a given tokenizer.json text (tokcheck, tests, the mutant).
+// The same from a given tokenizer.json text (check-tok, tests, the mutant).
 std::unique_ptr<bx::Tokenizer> load_tokenizer_from_json(std::string_view json,
                                                         std::string* error);
 

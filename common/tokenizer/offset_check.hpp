@@ -14,7 +14,7 @@
 //
 // Offsets that slide past deleted characters fail both: the token's range
 // holds the deleted characters (which read as nothing), and the characters it
-// came from lie outside every range. tokcheck runs this on every text, the
+// came from lie outside every range. check-tok runs this on every text, the
 // tokenizer fuzz target on every input and the hostile-text test on every case.
 #pragma once
 

@@ -56,7 +56,7 @@ public:
     // Empty when out of range.
     virtual std::string_view id_to_token(std::int32_t id) const = 0;
     virtual std::int32_t unk_id() const = 0;
-    // The vocabulary's scores as the step uses them (tokcheck compares their
+    // The vocabulary's scores as the step uses them (check-tok compares their
     // bits with the reference's).
     virtual std::size_t vocab_size() const = 0;
     virtual double score(std::int32_t id) const = 0;

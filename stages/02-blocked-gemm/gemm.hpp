@@ -1,4 +1,4 @@
-// Stage 02's int8 matrix product: every input row quantised once, up front,
+// The int8 matrix product: every input row quantised once, up front,
 // then register tiles of 4 tokens x 2 output rows built on the wasm SIMD128
 // instruction i32x4.dot_i16x8_s (common/simd/simd128.hpp: the real intrinsics
 // in wasm, SIMDe in native builds).

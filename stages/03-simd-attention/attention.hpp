@@ -1,4 +1,4 @@
-// Stage 03's attention kernels: wasm SIMD128 (common/simd/simd128.hpp) in the
+// The attention kernels: wasm SIMD128 (common/simd/simd128.hpp) in the
 // directions that contain no reordered sum.
 //
 // A score is a sum over the head dimension d, and float addition is not

@@ -1,9 +1,8 @@
-// Stage 03's attention kernels: wasm SIMD128 (common/simd/simd128.hpp) in the
+// The attention kernels: wasm SIMD128 (common/simd/simd128.hpp) in the
 // directions that contain no reordered sum.
 //
 // A score is a sum over the head dimension d, and float addition is not
-// associative, so spreading d across lanes changes the bits (that variant is
-// below, behind BX_VARIANT_DLANES, because it fails the check). Different keys
+// associative, so spreading d across lanes changes the bits. Different keys
 // are independent sums, though: with one key per lane, every lane performs
 // stage 00's additions for its key in stage 00's order. For P.V it is the
 // other way round: the sum runs over keys, the 32 head dimensions are
@@ -76,23 +75,6 @@ inline void weighted_values(const float* p, const float* v_head, int keys, float
     for (int b = 0; b < kBlocks; ++b) wasm_v128_store(out + 4 * b, acc[b]);
 }
 
-#if defined(BX_VARIANT_DLANES)
-// THE FAILED VARIANT (kept to show why it fails the check): lanes along d.
-// Lane l sums q[d] * k_j[d] for d = l, l+4, ..., l+28, and the four partial
-// sums are added at the end. The same products, but added in another order
-// than stage 00's d = 0, 1, ..., 31, so some scores round differently.
-inline void score_d_lanes(const float* q, const float* k_head, int keys, float scale, float* scores) {
-    for (int j = 0; j < keys; ++j) {
-        const float* kj = k_head + static_cast<std::size_t>(j) * kHidden;
-        v128_t partial = wasm_f32x4_splat(0.0f);
-        for (int d = 0; d < kHeadDim; d += 4)
-            partial = wasm_f32x4_add(partial, wasm_f32x4_mul(wasm_v128_load(q + d), wasm_v128_load(kj + d)));
-        const float dot = (wasm_f32x4_extract_lane(partial, 0) + wasm_f32x4_extract_lane(partial, 1)) +
-                          (wasm_f32x4_extract_lane(partial, 2) + wasm_f32x4_extract_lane(partial, 3));
-        scores[j] = dot * scale;
-    }
-}
-#endif
 
 }  // namespace
 }  // namespace bx::stage

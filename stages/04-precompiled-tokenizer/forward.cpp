@@ -5,9 +5,8 @@
 // three linear layers, so the LayerNorm output they share is quantised three times. Attention
 // (attention.hpp) takes one query row at a time: it scores four keys per step against K,
 // transposed once per layer, runs softmax (a scalar loop, here), then P.V with the lanes across
-// the head dimension. The `dlanes` variant scores with the lanes along d, which reorders each
-// score's sum, and must fail the check. LayerNorm (common/maths/layer_norm.hpp) runs one row at a
-// time, GELU (common/maths/gelu.hpp) one value at a time.
+// the head dimension. LayerNorm (common/maths/layer_norm.hpp) runs one row at a time, GELU
+// (common/maths/gelu.hpp) one value at a time.
 //
 // Why the logits are bit for bit stage 00's: integer addition is associative, so the GEMM's int32
 // sums may be taken in any order, and a row's int8 values and scale depend on that row alone, so
@@ -86,11 +85,7 @@ void attention(const float* q, const float* k, const float* v, int rows, float* 
         for (int i = 0; i < rows; ++i) {
             const float* qi = q + i * kHidden + off;
             // Scores: four keys at a time, each lane's d-sum in order 0..31, then the scale.
-#if defined(BX_VARIANT_DLANES)
-            score_d_lanes(qi, k + off, kRows, kAttentionScale, scores.data());  // the failed variant
-#else
             score_4_keys(qi, kt.data() + std::size_t{kRows} * off, kRows, kAttentionScale, scores.data());
-#endif
             // Softmax, shifted by the row max so exp cannot overflow.
             float m = scores[0];
             for (int j = 1; j < kRows; ++j)

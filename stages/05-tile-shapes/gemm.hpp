@@ -1,4 +1,4 @@
-// Stage 05's int8 matrix product: stage 02's, with the register tile's shape
+// The int8 matrix product, with the register tile's shape
 // (and the k loop's unrolling) made compile-time parameters. Every input row
 // is quantised once, up front, then register tiles built on the wasm SIMD128
 // instruction i32x4.dot_i16x8_s (common/simd/simd128.hpp: the real intrinsics

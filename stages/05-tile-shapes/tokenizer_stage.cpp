@@ -1,4 +1,4 @@
-// Stage 04's tokenizer: the vocabulary was compiled at build time. Loading
+// The tokenizer: the vocabulary was compiled at build time. Loading
 // reads the slim tokenizer.json (normaliser, pre-tokeniser, post-processor:
 // small and cheap) and validates the vocabulary blob's header and tables.
 #include <memory>

@@ -1,4 +1,4 @@
-// Stage 06's attention kernels: stage 03's, R query rows at a time. Each
+// The attention kernels, R query rows at a time. Each
 // v128 of K (four keys at one dimension) and of V (four dimensions of one
 // key) is loaded once and used by all R rows, and one loop back-edge serves
 // R rows. Wasm SIMD128 (common/simd/simd128.hpp), in the directions that

@@ -1,4 +1,4 @@
-// Stage 04's Unigram step: the vocabulary is the blob the build wrote
+// The Unigram step: the vocabulary is the blob the build wrote
 // (vocab_blob.hpp, FORMAT.md), used where it lies. Nothing is built per load:
 // no hash map, no trie of nodes, no copy of a piece or a score. That building
 // was the per-request work Part 4 of the post removes.

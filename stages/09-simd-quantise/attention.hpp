@@ -1,4 +1,4 @@
-// Stage 06's attention kernels: stage 03's, R query rows at a time. Each
+// The attention kernels, R query rows at a time. Each
 // v128 of K (four keys at one dimension) and of V (four dimensions of one
 // key) is loaded once and used by all R rows, and one loop back-edge serves
 // R rows. Wasm SIMD128 (common/simd/simd128.hpp), in the directions that
@@ -37,12 +37,9 @@ inline void transpose_keys(const float* k, int keys, float* kt) {
 }
 
 // The number of query rows handled per pass over the keys and values, a
-// compile-time parameter: the count stage 06's sweep found fastest here
-// (`make bench-sweep STAGE=06`).
-#ifndef BX_ATTENTION_ROWS
-#define BX_ATTENTION_ROWS 4
-#endif
-constexpr int kQueryRows = BX_ATTENTION_ROWS;
+// compile-time parameter: the count that the sweep over query rows found
+// fastest here (`make bench-sweep STAGE=06`).
+constexpr int kQueryRows = 4;
 
 // The dot products of R query rows (q_r = q + r * kHidden, one head's 32
 // values each) with keys j..j+3, one key per lane, one accumulator per row.

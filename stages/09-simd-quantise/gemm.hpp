@@ -1,4 +1,4 @@
-// Stage 05's int8 matrix product: stage 02's, with the register tile's shape
+// The int8 matrix product, with the register tile's shape
 // (and the k loop's unrolling) made compile-time parameters. Every input row
 // is quantised once, up front, then register tiles built on the wasm SIMD128
 // instruction i32x4.dot_i16x8_s (common/simd/simd128.hpp: the real intrinsics
@@ -34,17 +34,11 @@ namespace {
 // At its peak a tile holds M x N i32x4 accumulators, 2M widened activation
 // halves and the 2 widened halves of one weight row: M x N + 2M + 2 v128
 // values. x86-64 has 16 SIMD registers; what does not fit is kept on the stack.
-#ifndef BX_TILE_TOKENS
-#define BX_TILE_TOKENS 4
-#endif
-#ifndef BX_TILE_OUTPUTS
-#define BX_TILE_OUTPUTS 2
-#endif
 #ifndef BX_GEMM_UNROLL
 #define BX_GEMM_UNROLL 1  // the post unrolled the k loop twice for no gain
 #endif
-constexpr int kTileTokens = BX_TILE_TOKENS;
-constexpr int kTileOutputs = BX_TILE_OUTPUTS;
+constexpr int kTileTokens = 4;
+constexpr int kTileOutputs = 2;
 constexpr int kUnroll = BX_GEMM_UNROLL;  // steps of k per trip round the loop
 
 // Bytes of k consumed per step: one v128 of int8. Every layer's k (384 or

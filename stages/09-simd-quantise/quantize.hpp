@@ -22,7 +22,7 @@
 //     [-127, 127], which they keep exactly.
 //
 // Variants (CMakeLists.txt): BX_VARIANT_NEAREST=1 rounds with f32x4.nearest;
-// BX_VARIANT_PMIN_SWAPPED=1 puts the bound first. Both must fail quantchk.
+// BX_VARIANT_PMIN_SWAPPED=1 puts the bound first. Both must fail check-quant.
 #pragma once
 
 #include <cmath>

@@ -15,7 +15,7 @@
 //     either way. A NaN never wins a comparison, as in the scalar loop.
 //   - p[j] - m and p[j] / z: one f32 subtract or divide per lane.
 //   - exp: exp4 below, bx_expf's main path on four lanes, proven equal to
-//     bx_expf on all 2^32 inputs by expchk.
+//     bx_expf on all 2^32 inputs by check-exp.
 //
 // Everything here is in an unnamed namespace (see gemm.hpp).
 #pragma once

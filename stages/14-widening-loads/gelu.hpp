@@ -16,7 +16,7 @@
 // vector store with gelu_scalar of that lane's *input*, taken from the input
 // register. The store has already overwritten the buffer: reading the lane
 // back from memory would give gelu of the vector's out-of-range guess (the
-// post's first bug, which stage 07 keeps runnable for geluchk to catch).
+// post's first bug, which stage 07 keeps runnable for check-gelu to catch).
 #pragma once
 
 #include <cstddef>

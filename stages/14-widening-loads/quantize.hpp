@@ -18,7 +18,7 @@
 //     both comparisons false and stays NaN; the saturating convert then turns
 //     it into 0, as the reference does. With the bound first, a NaN would
 //     become the bound (127): the post's first version
-//     (stage 09 keeps it runnable as `pmin-swapped`).
+//     (kept runnable as the variant `pmin-swapped` where it was found).
 //   - the convert and the two narrowing steps only see integers in
 //     [-127, 127], which they keep exactly.
 #pragma once

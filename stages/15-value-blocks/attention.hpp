@@ -43,12 +43,9 @@ inline void transpose_keys(const float* k, int keys, float* kt) {
 }
 
 // The number of query rows handled per pass over the keys and values, a
-// compile-time parameter: the count stage 06's sweep found fastest here
-// (`make bench-sweep STAGE=06`).
-#ifndef BX_ATTENTION_ROWS
-#define BX_ATTENTION_ROWS 4
-#endif
-constexpr int kQueryRows = BX_ATTENTION_ROWS;
+// compile-time parameter: the count that the sweep over query rows found
+// fastest here (`make bench-sweep STAGE=06`).
+constexpr int kQueryRows = 4;
 
 // The dot products of R query rows (q_r = q + r * kHidden, one head's 32
 // values each) with keys j..j+3, one key per lane, one accumulator per row.

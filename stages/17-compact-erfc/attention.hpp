@@ -43,12 +43,9 @@ inline void transpose_keys(const float* k, int keys, float* kt) {
 }
 
 // The number of query rows handled per pass over the keys and values, a
-// compile-time parameter: the count stage 06's sweep found fastest here
-// (`make bench-sweep STAGE=06`).
-#ifndef BX_ATTENTION_ROWS
-#define BX_ATTENTION_ROWS 4
-#endif
-constexpr int kQueryRows = BX_ATTENTION_ROWS;
+// compile-time parameter: the count that the sweep over query rows found
+// fastest here (`make bench-sweep STAGE=06`).
+constexpr int kQueryRows = 4;
 
 // The dot products of R query rows (q_r = q + r * kHidden, one head's 32
 // values each) with keys j..j+3, one key per lane, one accumulator per row.
@@ -87,10 +84,7 @@ inline void score_rows(const float* q, const float* kt_head, int keys, float sca
 // others). R rows x kValueBlocks accumulators, R splatted weights, the value
 // blocks and one product must fit the 15 vector registers V8 allocates on
 // x86-64: with R = 4, two blocks take 4 x 2 + 4 + 2 + 1 = 15.
-#ifndef BX_VALUE_BLOCKS
-#define BX_VALUE_BLOCKS 2
-#endif
-constexpr int kValueBlocks = BX_VALUE_BLOCKS;
+constexpr int kValueBlocks = 2;
 
 // out_r[d] = sum_j p_r[j] * v_j[d] for R rows (p_r = p + r * keys, out_r =
 // out + r * kHidden) of one head (v_head[j * kHidden + d]), d < 32, in passes

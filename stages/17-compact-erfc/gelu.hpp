@@ -16,7 +16,7 @@
 // both pairs are computed and each lane keeps its own. The exponentials are
 // bx_expf's main path, which every argument in C reaches (they lie between
 // -37 and 1), widened to double two lanes at a time (softmax.hpp's
-// exp_main_path, proven by expchk).
+// exp_main_path, proven by check-exp).
 //
 // C on four lanes costs the same whether one lane needs it or four, and a
 // group of four that holds a C lane holds little more than one on average,
@@ -37,7 +37,7 @@
 // Variants (CMakeLists.txt):
 //   BX_VARIANT_ONE_EXP=1   range C with one exponential, exp(-u*u - 0.5625
 //                          + R/S): the same number in exact arithmetic, one
-//                          exp fewer, and wrong bits (geluchk must catch it).
+//                          exp fewer, and wrong bits (check-gelu must catch it).
 #pragma once
 
 #include <cstddef>

@@ -16,7 +16,7 @@
 // both pairs are computed and each lane keeps its own. The exponentials are
 // bx_expf's main path, which every argument in C reaches (they lie between
 // -37 and 1), widened to double two lanes at a time (softmax.hpp's
-// exp_main_path, proven by expchk).
+// exp_main_path, proven by check-exp).
 //
 // C on four lanes costs the same whether one lane needs it or four, and a
 // group of four that holds a C lane holds little more than one on average,

@@ -1,5 +1,5 @@
 // The stage's quantiser behind the optional stage interface
-// (common/stage/quantize_kernel.hpp), for quantchk.
+// (common/stage/quantize_kernel.hpp), for check-quant.
 #include "common/stage/quantize_kernel.hpp"
 
 #include "quantize.hpp"

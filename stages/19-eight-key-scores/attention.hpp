@@ -67,12 +67,9 @@ inline void transpose_keys(const float* k, int keys, float* kt) {
 }
 
 // The number of query rows handled per pass over the keys and values, a
-// compile-time parameter: the count stage 06's sweep found fastest here
-// (`make bench-sweep STAGE=06`).
-#ifndef BX_ATTENTION_ROWS
-#define BX_ATTENTION_ROWS 4
-#endif
-constexpr int kQueryRows = BX_ATTENTION_ROWS;
+// compile-time parameter: the count that the sweep over query rows found
+// fastest here (`make bench-sweep STAGE=06`).
+constexpr int kQueryRows = 4;
 
 // snippet: eight-key-scores
 // The dot products of R query rows (q_r = q + r * kHidden, one head's 32
@@ -82,10 +79,10 @@ constexpr int kQueryRows = BX_ATTENTION_ROWS;
 // and key.
 //
 // Why eight keys (V = 2) and a rolled d loop: a lane's sum is a chain of 32
-// additions, each waiting for the one before. Stage 03's four keys gave R = 4
+// additions, each waiting for the one before. Four keys would give R = 4
 // chains, too few to keep the adder busy while each addition's result
-// arrives, and its d loop, unrolled, let clang hoist all 4 x 32 query values
-// out of the key loop, more than V8 has registers for, so they were reloaded
+// arrives, and an unrolled d loop lets clang hoist all 4 x 32 query values
+// out of the key loop, more than V8 has registers for, so they are reloaded
 // from the stack. Eight keys give 8 chains; the rolled loop reads each step's
 // four query values where it uses them, and everything else (8 accumulators,
 // 2 key vectors, a splatted query value) stays in registers.
@@ -163,10 +160,7 @@ inline void score_rows(const float* q, const float* kt_head, int keys, float sca
 // others). R rows x kValueBlocks accumulators, R splatted weights, the value
 // blocks and one product must fit the 15 vector registers V8 allocates on
 // x86-64: with R = 4, two blocks take 4 x 2 + 4 + 2 + 1 = 15.
-#ifndef BX_VALUE_BLOCKS
-#define BX_VALUE_BLOCKS 2
-#endif
-constexpr int kValueBlocks = BX_VALUE_BLOCKS;
+constexpr int kValueBlocks = 2;
 
 // out_r[d] = sum_j p_r[j] * v_j[d] for R rows (p_r = p + r * keys, out_r =
 // out + r * kHidden) of one head (v_head[j * kHidden + d]), d < 32, in passes

@@ -16,7 +16,7 @@
 //     either way. A NaN never wins a comparison, as in the scalar loop.
 //   - p[j] - m and p[j] / z: one f32 subtract or divide per lane.
 //   - exp: exp4 below, bx_expf's main path on four lanes, proven equal to
-//     bx_expf on all 2^32 inputs by expchk.
+//     bx_expf on all 2^32 inputs by check-exp.
 //
 // Everything here is in an unnamed namespace (see gemm.hpp).
 #pragma once
@@ -121,8 +121,8 @@ inline void divide(float* p, int n, float z) {
 }
 
 // Softmax of R rows of n scores each (row r at p + r * n, n a multiple of 4),
-// in place. Each row's max, exps and divides are stage 10's. The sums are
-// where the time went: a float sum is a chain, each add waiting for the one
+// in place. Each row's max, exps and divides are computed as for that row alone.
+// The sums are where the time goes: a float sum is a chain, each add waiting for the one
 // before, so one row's 256 adds take 256 add latencies. Here the R rows'
 // chains run side by side, R independent sums, each adding its own row's
 // values in the order j = 0, 1, ..., from 0.0f: stage 00's sum, R at a time.

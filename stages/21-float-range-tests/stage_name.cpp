@@ -2,7 +2,7 @@
 #include "common/stage/stage.hpp"
 
 #ifndef BX_STAGE_NAME
-#define BX_STAGE_NAME "21-float-range-tests"
+#error "CMake passes the stage's name (bx_stage in common/cmake/stage.cmake)"
 #endif
 
 namespace bx::stage {

@@ -19,7 +19,7 @@
 // both pairs are computed and each lane keeps its own. The exponentials are
 // bx_expf's main path, which every argument in C reaches (they lie between
 // -37 and 1), widened to double two lanes at a time (softmax.hpp's
-// exp_main_path, proven by expchk).
+// exp_main_path, proven by check-exp).
 //
 // C on four lanes costs the same whether one lane needs it or four, and a
 // group of four that holds a C lane holds little more than one on average,
@@ -172,20 +172,20 @@ struct GeluC {
 }
 
 // snippet: branchless-list
-// How the first loop lists its lanes (the idea of stage 22). About one lane
+// How the first loop lists its lanes. About one lane
 // in six is left for later on real inputs, so about half the groups hold one
-// (make check-gelu-census), and which do follows the data: stage 20 tested each
-// group's mask and, when it was not zero, walked its set bits one by one, two
-// branches that the processor guesses wrong about as often as right, each
+// (make check-gelu-census), and which do follows the data: testing each
+// group's mask and, when it is not zero, walking its set bits one by one takes
+// two branches that the processor guesses wrong about as often as right, each
 // time losing the work it had started. Here every group appends the same way, with no branch: a table
 // gives, for each of the 16 masks, its set lanes' numbers in order, packed as
 // four 16-bit values; adding i to each and storing all four writes the
 // group's entries (and, past them, values that the next group's store or the
 // padding overwrites), and the count moves on by the number of set lanes.
-// Which lanes are listed, and in which order, is what stage 20 listed.
+// Which lanes are listed, and in which order, is what a branching walk lists.
 //
 // A mistake kept buildable (VARIANT=first-field-only, which the logit check
-// and geluchk must fail): i added to the packed word as a plain number, which
+// and check-gelu must fail): i added to the packed word as a plain number, which
 // moves only its first field; the group's other entries then point into the
 // block's first group, whose lanes are computed again from their results,
 // while the group's own lanes are never computed.

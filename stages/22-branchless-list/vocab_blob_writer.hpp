@@ -2,7 +2,7 @@
 //
 // Runs at build time in the generator (build-time/make_tokenizer_data.cpp), and
 // at run time only when a stage is handed a whole tokenizer.json
-// (load_tokenizer_from_json: tokcheck --tokenizer, unit tests). The output
+// (load_tokenizer_from_json: check-tok --tokenizer, unit tests). The output
 // depends on nothing but the vocabulary: the same input gives the same bytes.
 #pragma once
 

@@ -41,16 +41,13 @@ namespace {
 // accumulators, 2 weight halves and the activation loads in registers. Wider
 // tiles reuse each activation load more but hold more than x86-64's 16 SIMD
 // registers, and what does not fit goes to the stack.
-#ifndef BX_TILE_TOKENS
-#define BX_TILE_TOKENS 4
-#endif
 #ifndef BX_TILE_OUTPUTS
 #define BX_TILE_OUTPUTS 1  // stage 10 had 2: `make bench-sweep STAGE=11`
 #endif
 #ifndef BX_GEMM_UNROLL
 #define BX_GEMM_UNROLL 1  // the post unrolled the k loop twice for no gain
 #endif
-constexpr int kTileTokens = BX_TILE_TOKENS;
+constexpr int kTileTokens = 4;
 constexpr int kTileOutputs = BX_TILE_OUTPUTS;
 constexpr int kUnroll = BX_GEMM_UNROLL;  // steps of k per trip round the loop
 

@@ -2,7 +2,7 @@
 #include "common/stage/stage.hpp"
 
 #ifndef BX_STAGE_NAME
-#define BX_STAGE_NAME "23-exp-edge-list"
+#error "CMake passes the stage's name (bx_stage in common/cmake/stage.cmake)"
 #endif
 
 namespace bx::stage {

@@ -3,9 +3,7 @@
 // with #embed like the model, so loading them is taking a pointer.
 #include "tokenizer_data.hpp"
 
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wc23-extensions"
-#endif
+#pragma clang diagnostic ignored "-Wc23-extensions"  // #embed is C23; the build is clang-only
 
 #if !defined(BX_DATA_VOCAB_BLOB) || !defined(BX_DATA_TOKENIZER_SLIM_JSON)
 #error "CMake passes the generated files' paths (bx_stage_data)"

@@ -19,7 +19,7 @@
 // both pairs are computed and each lane keeps its own. The exponentials are
 // bx_expf's main path, which every argument in C reaches (they lie between
 // -37 and 1), widened to double two lanes at a time (softmax.hpp's
-// exp_main_path, proven by expchk).
+// exp_main_path, proven by check-exp).
 //
 // C on four lanes costs the same whether one lane needs it or four, and a
 // group of four that holds a C lane holds little more than one on average,
@@ -105,7 +105,7 @@ inline v128_t erfc_c(v128_t ax) {
 }
 
 // GELU of four inputs in range A (lanes with other inputs get anything),
-// as stage 07 computes it, and which lanes are in A and which in B. A lane
+// with bx_erff's operations in its order, and which lanes are in A and which in B. A lane
 // in neither (range C, D, |u| < 2^-28, infinities, NaN) is left for the last
 // loop.
 struct GeluA {
@@ -134,8 +134,8 @@ struct GeluA {
 }
 
 // GELU of four inputs in range B (lanes with other inputs get anything):
-// erf(u) = +-(1 - ((1 - erx) - p(t) / q(t))), t = |u| - 1, as stage 07
-// computes it.
+// erf(u) = +-(1 - ((1 - erx) - p(t) / q(t))), t = |u| - 1, with
+// bx_erff's operations in its order.
 [[gnu::always_inline]] inline v128_t gelu4_range_b(v128_t x) {
     const v128_t one = splat(1.0f);
     const v128_t u = mul(x, splat(kGeluInputScale));
@@ -165,17 +165,17 @@ struct GeluC {
     return {mul(mul(splat(0.5f), x), add(one, erf)), in_c};
 }
 
-// How the first loop lists its lanes (the idea of stage 22). About one lane
+// How the first loop lists its lanes. About one lane
 // in six is left for later on real inputs, so about half the groups hold one
-// (make check-gelu-census), and which do follows the data: stage 20 tested each
-// group's mask and, when it was not zero, walked its set bits one by one, two
-// branches that the processor guesses wrong about as often as right, each
+// (make check-gelu-census), and which do follows the data: testing each
+// group's mask and, when it is not zero, walking its set bits one by one takes
+// two branches that the processor guesses wrong about as often as right, each
 // time losing the work it had started. Here every group appends the same way, with no branch: a table
 // gives, for each of the 16 masks, its set lanes' numbers in order, packed as
 // four 16-bit values; adding i to each and storing all four writes the
 // group's entries (and, past them, values that the next group's store or the
 // padding overwrites), and the count moves on by the number of set lanes.
-// Which lanes are listed, and in which order, is what stage 20 listed.
+// Which lanes are listed, and in which order, is what a branching walk lists.
 constexpr std::array<std::uint64_t, 16> kSetLanes = [] {
     std::array<std::uint64_t, 16> table{};
     for (unsigned mask = 0; mask < 16; ++mask) {
@@ -199,7 +199,7 @@ inline bool in_range_c(float x) {
 }
 
 // Four listed lanes of a block: their places, and their values in one v128,
-// each put straight into its lane (v128.load32_lane, stage 20).
+// each put straight into its lane (v128.load32_lane).
 struct Gathered {
     float* at[4];
     v128_t x;
@@ -226,15 +226,15 @@ inline void pad_to_groups(std::uint16_t* list, std::size_t& n) {
     for (; n % 4 != 0; ++n) list[n] = list[n - 1];
 }
 
-// GELU in place, in blocks of up to 1024 values, in three loops (the idea of
-// stage 24). On real inputs 59% of the lanes are in range A, 23% in B and 18%
-// in C (make check-gelu-census). Stages 07 to 23 computed A and B for every group of
-// four, both pairs of polynomials for every lane, and each lane kept one:
-// nearly half of the first loop's arithmetic was B's, for a quarter of the
-// lanes. Here the first loop computes A only and lists the lanes in B and
+// GELU in place, in blocks of up to 1024 values, in three loops. On real inputs
+// 59% of the lanes are in range A, 23% in B and 18% in C (make
+// check-gelu-census). Computing A and B for every group of four, both pairs of
+// polynomials for every lane with each lane keeping one, would spend nearly
+// half of the first loop's arithmetic on B, for a quarter of the lanes. Here
+// the first loop computes A only and lists the lanes in B and
 // the lanes left for the end (C, D, and the edges) on two lists; the second
-// computes B on its list four lanes at a time, the way stage 17 did it for C;
-// the third is stage 23's second loop. A lane the first loop does not
+// computes B on its list four lanes at a time, as the third does for C
+// and anything rarer. A lane the first loop does not
 // compute keeps its input, which a later loop reads.
 inline void in_place(float* values, std::size_t count) {
     constexpr std::size_t kBlock = 1024;

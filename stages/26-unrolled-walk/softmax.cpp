@@ -1,5 +1,5 @@
 // The stage's exp behind the optional stage interface
-// (common/stage/exp_kernel.hpp): softmax.hpp's kernel, for expchk.
+// (common/stage/exp_kernel.hpp): softmax.hpp's kernel, for check-exp.
 #include "common/stage/exp_kernel.hpp"
 
 #include "softmax.hpp"

@@ -18,7 +18,7 @@
 //     either way. A NaN never wins a comparison, as in the scalar loop.
 //   - p[j] - m and p[j] / z: one f32 subtract or divide per lane.
 //   - exp: exp_listed below, bx_expf's main path on four lanes and bx_expf
-//     for the edge lanes, proven equal to bx_expf on all 2^32 inputs by expchk.
+//     for the edge lanes, proven equal to bx_expf on all 2^32 inputs by check-exp.
 //
 // Everything here is in an unnamed namespace (see gemm.hpp).
 #pragma once
@@ -117,11 +117,11 @@ inline unsigned edge_lanes(v128_t x) {
 // out[i .. i+4) = bx_expf of the four arguments input(i), for i = 0, 4, ...,
 // count - 4 (count a multiple of 4; out may be where input reads from).
 //
-// Stages 10 to 22 called bx_expf for an edge lane from inside the loop. The
-// call is almost never made, but V8 must plan for it: a call may overwrite
-// every vector register, so the main path's constants lived in stack slots,
-// loaded again on every trip, and the loop's own values were stored around
-// the branch to the call. Here the loop only notes the groups that hold an
+// Calling bx_expf for an edge lane from inside the loop would cost every
+// trip: the call is almost never made, but V8 must plan for it. A call may
+// overwrite every vector register, so the main path's constants would live in
+// stack slots, loaded again on every trip, and the loop's own values would be
+// stored around the branch to the call. Here the loop only notes the groups that hold an
 // edge lane, their arguments and where they are, on a list; it calls nothing.
 // After the loop, each noted group's edge lanes are computed by bx_expf from
 // their own arguments and written over what the main path left there.
@@ -185,8 +185,8 @@ inline void divide(float* p, int n, float z) {
 }
 
 // Softmax of R rows of n scores each (row r at p + r * n, n a multiple of 4),
-// in place. Each row's max, exps and divides are stage 10's. The sums are
-// where the time went: a float sum is a chain, each add waiting for the one
+// in place. Each row's max, exps and divides are computed as for that row alone.
+// The sums are where the time goes: a float sum is a chain, each add waiting for the one
 // before, so one row's 256 adds take 256 add latencies. Here the R rows'
 // chains run side by side, R independent sums, each adding its own row's
 // values in the order j = 0, 1, ..., from 0.0f: stage 00's sum, R at a time.

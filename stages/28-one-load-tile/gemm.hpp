@@ -46,14 +46,8 @@ namespace {
 // parameters. 4 x 8 needs 8 accumulators, 2 weight vectors, a token's pair
 // and a product: at least 12 of the 15 vector registers V8 allocates on
 // x86-64.
-#ifndef BX_TILE_TOKENS
-#define BX_TILE_TOKENS 4
-#endif
-#ifndef BX_BLOCK_VECTORS
-#define BX_BLOCK_VECTORS 2
-#endif
-constexpr int kTileTokens = BX_TILE_TOKENS;
-constexpr int kBlockVectors = BX_BLOCK_VECTORS;
+constexpr int kTileTokens = 4;
+constexpr int kBlockVectors = 2;
 constexpr int kBlockOutputs = 4 * kBlockVectors;  // the packing's block (packed_weights.hpp)
 
 // Values of k that quantize_rows() widens per step: one v128 of int8 values.

@@ -1,6 +1,6 @@
 // The stage's GELU behind the optional stage interface
 // (common/stage/gelu_kernel.hpp): the kernel of gelu.hpp, plus the observer
-// that `gelucensus` uses to watch real inputs.
+// that `check-gelu-census` uses to watch real inputs.
 #include "common/stage/gelu_kernel.hpp"
 
 #include "gelu.hpp"

@@ -54,11 +54,8 @@ namespace {
 #ifndef BX_TILE_TOKENS
 #define BX_TILE_TOKENS 8
 #endif
-#ifndef BX_BLOCK_VECTORS
-#define BX_BLOCK_VECTORS 2
-#endif
 constexpr int kTileTokens = BX_TILE_TOKENS;
-constexpr int kBlockVectors = BX_BLOCK_VECTORS;
+constexpr int kBlockVectors = 2;
 constexpr int kBlockOutputs = 4 * kBlockVectors;  // the packing's block (packed_weights.hpp)
 
 // Values of k that quantize_rows() widens per step: one v128 of int8 values.

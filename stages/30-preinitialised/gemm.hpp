@@ -51,14 +51,8 @@ namespace {
 // parameters: 8 x 8 needs 16 accumulators, which wasmtime keeps in stack
 // slots anyway (see above), and two weight vectors, two vectors of pairs and
 // the spreads in registers.
-#ifndef BX_TILE_TOKENS
-#define BX_TILE_TOKENS 8
-#endif
-#ifndef BX_BLOCK_VECTORS
-#define BX_BLOCK_VECTORS 2
-#endif
-constexpr int kTileTokens = BX_TILE_TOKENS;
-constexpr int kBlockVectors = BX_BLOCK_VECTORS;
+constexpr int kTileTokens = 8;
+constexpr int kBlockVectors = 2;
 constexpr int kBlockOutputs = 4 * kBlockVectors;  // the packing's block (packed_weights.hpp)
 
 // Values of k that quantize_rows() widens per step: one v128 of int8 values.
@@ -69,10 +63,7 @@ constexpr int kStepBytes = 16;
 // Pairs of k per trip round the walk's loop. Every k is a multiple of
 // kStepBytes, that is of 8 pairs, so a trip of 1, 2, 4 or 8 pairs never
 // crosses a row's end.
-#ifndef BX_PAIRS_PER_TRIP
-#define BX_PAIRS_PER_TRIP 2
-#endif
-constexpr int kPairsPerTrip = BX_PAIRS_PER_TRIP;
+constexpr int kPairsPerTrip = 2;
 static_assert((kStepBytes / 2) % kPairsPerTrip == 0, "a trip must end where a row's pairs end");
 
 // Activation rows quantised to int8 (values in [-127, 127]) and stored as

@@ -9,9 +9,7 @@
 
 #include "common/embed/embedded.hpp"
 
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wc23-extensions"
-#endif
+#pragma clang diagnostic ignored "-Wc23-extensions"  // #embed is C23; the build is clang-only
 
 #if !defined(BX_DATA_PACKED_WEIGHTS_BIN)
 #error "CMake passes the generated file's path (bx_stage_data)"

@@ -11,9 +11,9 @@
 // its data: the tokenizer this function built is in the memory image every
 // new instance starts from, so a request finds it already there.
 //
-// Exactness: the tokenizer is the one stage 29 builds, byte for byte in the
-// same memory; only the moment it is built moves. Its ids and offsets are
-// compared with the reference by tokcheck, and the logits by the checks.
+// Exactness: the tokenizer is the one a request would build, byte for byte
+// in the same memory; only the moment it is built moves. Its ids and offsets are
+// compared with the reference by check-tok, and the logits by the checks.
 #include <memory>
 #include <string>
 

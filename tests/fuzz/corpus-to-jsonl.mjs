@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A fuzzer's working corpus (one input per file) as a JSONL text corpus
-// ({"text": ...} per line) for tokcheck: the inputs that are valid UTF-8 and
+// ({"text": ...} per line) for check-tok: the inputs that are valid UTF-8 and
 // not empty, each once, at most --max of them, chosen by file name (libFuzzer
 // names a file by its content's SHA-1, so the choice is a fixed sample).
 //

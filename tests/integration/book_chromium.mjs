@@ -35,7 +35,7 @@ function finish(code) {
 
 if (args.includes('--build')) {
     // BOOK_SYNC_RENDERED=0: the committed book/rendered/ is compared with this
-    // build (book.rendered-fresh), never overwritten by it.
+    // build (book: rendered is fresh), never overwritten by it.
     const r = spawnSync('make', ['-f', 'book/book.mk', 'book', 'BOOK_SYNC_RENDERED=0'], { cwd: ROOT, stdio: 'inherit' });
     if (!ok(r.status === 0, 'make book succeeded')) finish(1);
 }

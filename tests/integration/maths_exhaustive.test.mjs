@@ -13,7 +13,7 @@ const wasmBuild = process.env.BX_WASM_BUILD ?? path.join(root, 'build/wasm');
 
 test('bx_expf and bx_erff equal wasi-libc on every input', { timeout: 3600 * 1000 }, () => {
   const r = spawnSync(process.execPath,
-    ['--single-threaded-gc', 'common/host/wasi-run.mjs', path.join(wasmBuild, 'stages/00-naive/cli.wasm'), 'mathcheck'],
+    ['--single-threaded-gc', 'common/host/wasi-run.mjs', path.join(wasmBuild, 'stages/00-naive/cli.wasm'), 'check-maths'],
     { cwd: root, encoding: 'utf8' });
   process.stdout.write(r.stdout ?? '');
   process.stderr.write(r.stderr ?? '');

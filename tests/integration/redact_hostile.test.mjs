@@ -1,5 +1,5 @@
 // ctest-labels: integration;wasm;model
-// Hostile characters around PII must not move what gets redacted (issue 37).
+// Hostile characters around PII must not move what gets redacted.
 //
 // The cases are generated, not picked: runs of characters drawn from whole
 // Unicode categories (Cc controls, Cf format characters, Mn combining marks,
@@ -23,7 +23,7 @@
 // different space), the model may label otherwise: such cases are counted
 // and printed, and "reads true" still holds for them.
 //
-// The two requests of the issue also go through POST /redact and `cli redact`
+// Two requests that once leaked also go through POST /redact and `cli redact`
 // at stage 00 and at the last stage.
 //
 // BX_HOSTILE_CLI=FILE runs the cases through another CLI: CTest's mutant run
@@ -169,9 +169,9 @@ test(`${CASES_PER_CATEGORY} generated cases per category: no leak, every entity 
   assert.equal(failed, 0, `cases with a fault:\n${examples.join('\n')}`);
 });
 
-// The two requests of issue 37, at stage 00 and at the last stage, through the
+// Two requests that once leaked (runs of U+0001 before the PII), at stage 00 and at the last stage, through the
 // CLI and through POST /redact: none of the PII may stay in "redacted".
-const ISSUE_TEXTS = [
+const LEAKED_TEXTS = [
   { text: '\u0001'.repeat(40) + 'Call Anna Weber on 030 1234567.', pii: ['Anna', 'Weber', '030 1234567'] },
   { text: `Hello <s>${'\u0001'.repeat(20)}my name is Anna Weber and my IBAN is DE89 3704 0044 0532 0130 00.`,
     pii: ['Anna', 'Weber', 'DE89 3704 0044 0532 0130 00'] },
@@ -181,12 +181,12 @@ const noPii = (answer, pii, where) => {
 };
 
 for (const stage of process.env.BX_HOSTILE_CLI ? [] : [first, last]) {
-  test(`${stage}: the issue's two requests, through cli redact and POST /redact`, async () => {
-    const answers = redactAll(cliOf(stage), ISSUE_TEXTS.map((t) => t.text));
-    ISSUE_TEXTS.forEach((t, i) => noPii(answers[i], t.pii, `${stage} cli`));
+  test(`${stage}: the two requests that once leaked, through cli redact and POST /redact`, async () => {
+    const answers = redactAll(cliOf(stage), LEAKED_TEXTS.map((t) => t.text));
+    LEAKED_TEXTS.forEach((t, i) => noPii(answers[i], t.pii, `${stage} cli`));
     const server = await startServer(path.join(wasmBuild, 'stages', stage, 'component.wasm'));
     try {
-      for (const t of ISSUE_TEXTS) {
+      for (const t of LEAKED_TEXTS) {
         const res = await postRedact(server.url, JSON.stringify({ text: t.text }));
         assert.equal(res.status, 200);
         noPii(await res.json(), t.pii, `${stage} POST /redact`);

@@ -24,7 +24,7 @@ test('exit status and output pass through, without the experimental warning', { 
   assert.doesNotMatch(help.stderr, /ExperimentalWarning/);
 });
 
-// Files anywhere (issue: `make check CORPUS=/elsewhere.jsonl` once failed with "No such
+// Files anywhere (`make check CORPUS=/elsewhere.jsonl` once failed with "No such
 // file or directory"): an absolute path outside the repository, and a path relative to
 // a working directory outside it, both reach the guest; a missing file is named.
 test('a corpus outside the repository, by absolute and by relative path', { skip: !existsSync(cli) && `${cli} not built` }, () => {

@@ -1,6 +1,6 @@
 // The scalar maths every stage shares: rounding, quantisation, exp, erf,
 // GELU, LayerNorm. The exhaustive proofs (all 2^32 inputs against wasi-libc)
-// are `cli mathcheck` in the wasm build; here are the fixed points, edge
+// are `cli check-maths` in the wasm build; here are the fixed points, edge
 // cases and golden values that catch an accidental change quickly, natively.
 #include <catch2/catch.hpp>
 

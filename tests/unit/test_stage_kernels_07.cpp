@@ -3,7 +3,7 @@
 // branch boundary of |u| (u = x / sqrt 2), NaNs with several payloads,
 // infinities, zeros, subnormals, and a million random patterns, each input
 // tried in every lane position next to inputs of other branches. The proof is
-// geluchk on all 2^32 inputs (wasm and native, CTest); this is the fast check.
+// check-gelu on all 2^32 inputs (wasm and native, CTest); this is the fast check.
 #include <catch2/catch.hpp>
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // would show: exact .5 ties (wasm's f32x4.nearest rounds them to even), NaNs
 // and infinities (a clamp with its bound first turns NaN into 127), zeros,
 // negative zeros, all-zero rows, and widths with a tail. The proof is
-// quantchk (all 2^32 inputs and 20,000 random rows, wasm and native, CTest).
+// check-quant (all 2^32 inputs and 20,000 random rows, wasm and native, CTest).
 #include <catch2/catch.hpp>
 
 #include <cmath>

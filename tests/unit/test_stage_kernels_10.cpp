@@ -6,7 +6,7 @@
 // whole softmax row against stage 00's loops on rows shaped like real scores
 // and on rows made to trip the max: +0 and -0 as the maximum, NaN first or
 // elsewhere, infinities, equal values, spreads beyond 88. The proof for exp
-// is expchk on all 2^32 inputs (wasm and native, CTest); this is the fast check.
+// is check-exp on all 2^32 inputs (wasm and native, CTest); this is the fast check.
 #include <catch2/catch.hpp>
 
 #include <cmath>

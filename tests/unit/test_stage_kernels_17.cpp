@@ -6,7 +6,7 @@
 // pattern of x in C and D at a stride, and random patterns, each input in
 // every lane position next to inputs of other branches; and long buffers,
 // whose gathered lanes cross the kernel's blocks and end in a partial four.
-// The proof is geluchk on all 2^32 inputs (wasm and native, CTest); this is
+// The proof is check-gelu on all 2^32 inputs (wasm and native, CTest); this is
 // the fast check.
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,7 @@
 // in every remainder of four (the padding repeats the last index), lists that
 // mix range C with edge inputs (the lane-by-lane path), each input in every
 // lane position, and long buffers crossing the kernel's blocks. The proof is
-// geluchk on all 2^32 inputs (wasm and native, CTest); this is the fast check.
+// check-gelu on all 2^32 inputs (wasm and native, CTest); this is the fast check.
 #include <catch2/catch.hpp>
 
 #include <cstdint>

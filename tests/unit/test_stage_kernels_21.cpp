@@ -6,7 +6,7 @@
 // for NaN, as the integer test does; at_least() says no where the integer
 // test says yes, which is why the edge test finds NaN by its exponent). Then
 // both kernels that use them, GELU and exp, around their switches in every
-// lane. The proofs are geluchk and expchk on all 2^32 inputs (CTest).
+// lane. The proofs are check-gelu and check-exp on all 2^32 inputs (CTest).
 #include <catch2/catch.hpp>
 
 #include <cstdint>

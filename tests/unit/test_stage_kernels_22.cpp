@@ -4,7 +4,7 @@
 // group of a block, and long runs of random masks, giving the same entries in
 // the same order and the same count; then the whole kernel against
 // gelu_scalar on buffers whose C lanes sit at every place of their groups.
-// The proof is geluchk on all 2^32 inputs (CTest); this is the fast check.
+// The proof is check-gelu on all 2^32 inputs (CTest); this is the fast check.
 #include <catch2/catch.hpp>
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 // edge lanes (|x| >= 88, infinities, NaN) in every lane position, none, one
 // group's worth, every group holding one, and buffers that cross the list's
 // block of 256; rows of scores whose spread sends many x - max past -88.
-// The proof is expchk on all 2^32 inputs (CTest); this is the fast check.
+// The proof is check-exp on all 2^32 inputs (CTest); this is the fast check.
 #include <catch2/catch.hpp>
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 // A's lower one in every lane, range D and the edges (now the scalar
 // function's), lists of B lanes of every length mod four (padding), B, A and
 // C lanes mixed in every place of a group, and buffers crossing the blocks.
-// The proof is geluchk on all 2^32 inputs (CTest); this is the fast check.
+// The proof is check-gelu on all 2^32 inputs (CTest); this is the fast check.
 #include <catch2/catch.hpp>
 
 #include <cstdint>

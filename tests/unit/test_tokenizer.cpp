@@ -214,7 +214,7 @@ TEST_CASE("pipeline: offsets after deleted characters point at what was read", "
     std::string error;
     auto tokenizer = bx::stage::load_tokenizer(&error);
     REQUIRE(tokenizer);
-    // The two texts of issue 37: U+0001 is deleted by the charsmap, at the start
+    // Two texts that once leaked their PII: U+0001 is deleted by the charsmap, at the start
     // of the text and at the start of the piece after a typed "<s>". "▁Anna"
     // covers the space before the name (its '▁') and the name.
     const std::string call = std::string(40, '\x01') + "Call Anna Weber on 030 1234567.";

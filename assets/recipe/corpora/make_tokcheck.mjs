@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// make_tokcheck.mjs: the tokcheck corpus and its golden outputs from the REFERENCE tokenizer.
+// make_tokcheck.mjs: the check-tok corpus and its golden outputs from the REFERENCE tokenizer.
 //
 //   node assets/recipe/corpora/make_tokcheck.mjs [--tokenizer assets/tokenizer/tokenizer.json]
 //        [--out assets/corpora] [--n 40003]
 //
-// Writes (gzip, deterministic bytes), the names common/harness/tokcheck.mk looks for:
+// Writes (gzip, deterministic bytes), the names common/harness/check-tok.mk looks for:
 //   OUT/tokcheck.jsonl.gz         {"text", "kind"} per line
 //   OUT/tokcheck.golden.jsonl.gz  {"ids", "tokens", "offsets"} per line, same order: the
 //                                 reference's encode(text) with <s>/</s> (offsets [0,0]);

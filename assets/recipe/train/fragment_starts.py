@@ -1,4 +1,5 @@
-"""Where do the eval corpus's entities start? A diagnostic for issue 16's decoding question.
+"""Where do the eval corpus's entities start? A diagnostic for the decoding question
+(do entities begin inside a word?).
 
 Reads stage 00's committed logits (assets/baselines/eval.bin: the committed model, every token of
 every one-window eval text) and the reference tokenizer's offsets (tokenize.mjs's output), takes

@@ -1,5 +1,5 @@
 // Where an f32 input x lands among bx_erff's branches, by the bit pattern of
-// |u|, u = x * kGeluInputScale: the classes geluchk and gelucensus report.
+// |u|, u = x * kGeluInputScale: the classes check-gelu and check-gelu-census report.
 // Stage 07's vector path covers exactly kA and kB; stage 17's also kC and kD.
 #pragma once
 

@@ -1,4 +1,4 @@
-// What geluchk and expchk share: a stage's vector kernel for a function of one
+// What check-gelu and check-exp share: a stage's vector kernel for a function of one
 // f32 against its scalar reference, on every f32 bit pattern in [--from, --to)
 // (all 2^32 by default: NaNs, infinities, subnormals, both zeros), comparing
 // result bits. Exit status 1 when any input differs; the first --show of them
@@ -34,7 +34,7 @@
 namespace bx::harness {
 
 struct UnaryCheck {
-    const char* command;         // "geluchk"
+    const char* command;         // "check-gelu"
     const char* reference_name;  // "gelu_scalar"
     void (*kernel)(float* values, std::size_t count);
     float (*reference)(float x);

@@ -1,9 +1,10 @@
-// Stage 04's generator, run by the build on the build machine (bx_stage_data):
+// The stage's tokenizer generator, run by the build on the build machine
+// (bx_stage_data):
 //
 //   make_tokenizer_data tokenizer.json vocab.blob tokenizer_slim.json
 //
-// reads tokenizer.json once, as every earlier stage does on each request, and
-// writes what stage 04 embeds instead:
+// reads tokenizer.json once, at build time rather than on each request, and
+// writes what the stage embeds:
 //   vocab.blob            the Unigram vocabulary, flat (../FORMAT.md)
 //   tokenizer_slim.json   tokenizer.json without model.vocab
 // The whole file is read with common's reader first, so an unsupported

@@ -1,4 +1,4 @@
-// Stage 25's second generator, run by the build on the build machine
+// The stage's weight-packing generator, run by the build on the build machine
 // (bx_stage_data):
 //
 //   make_packed_weights model.bxm packed_weights.bin
@@ -6,8 +6,8 @@
 // reads the model file with common's reader (so a malformed model fails the
 // build) and writes every linear layer's weights packed for the GEMM's tile
 // (../packed_weights.hpp), which the stage embeds. The model itself stays as
-// it is: stage 00's layout is the model's format, and every other stage reads
-// it. Same input, same bytes.
+// it is: its layout is the model's format, the one the oracle (stage 00)
+// reads. Same input, same bytes.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>

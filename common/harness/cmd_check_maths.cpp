@@ -1,4 +1,4 @@
-// `mathcheck`: bx_expf and bx_erff against this build's libc expf and erff on
+// `check-maths`: bx_expf and bx_erff against this build's libc expf and erff on
 // every f32 bit pattern (2^32 inputs, NaNs, infinities and subnormals
 // included), comparing result bits.
 //
@@ -59,7 +59,7 @@ Result compare(const char* name, float (*ours)(float), UnaryFn theirs, std::uint
     return result;
 }
 
-int mathcheck_main(int argc, char** argv) {
+int check_maths_main(int argc, char** argv) {
     Args args(argc, argv);
     const std::uint64_t from = std::strtoull(args.value("--from", "0").c_str(), nullptr, 0);
     const std::uint64_t to = std::strtoull(args.value("--to", "0x100000000").c_str(), nullptr, 0);
@@ -67,7 +67,7 @@ int mathcheck_main(int argc, char** argv) {
     const long show = args.number("--show", 5);
     if (!args.all_used(kUsage)) return 2;
     if (from > to || to > 0x100000000ull) {
-        std::fprintf(stderr, "mathcheck: need 0 <= --from <= --to <= 2^32\n");
+        std::fprintf(stderr, "check-maths: need 0 <= --from <= --to <= 2^32\n");
         return 2;
     }
     std::uint64_t differ = 0;
@@ -79,5 +79,5 @@ int mathcheck_main(int argc, char** argv) {
 }  // namespace
 }  // namespace bx::harness
 
-BX_HARNESS_COMMAND(mathcheck, "bx_expf / bx_erff vs this libc's expf / erff, bit for bit, on all 2^32 inputs",
-                   bx::harness::mathcheck_main);
+BX_HARNESS_COMMAND_NAMED(check_maths, "check-maths", "bx_expf / bx_erff vs this libc's expf / erff, bit for bit, on all 2^32 inputs",
+                   bx::harness::check_maths_main);

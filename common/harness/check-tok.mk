@@ -1,12 +1,10 @@
 # check-tok: the stage's tokenizer against the reference (Hugging Face
 # tokenizers 0.22.2 via @anush008/tokenizers), in the shipped (wasm) build,
-# through the CLI's tokcheck subcommand.
+# through the CLI's check-tok subcommand.
 #
 #   make check-tok STAGE=NN [CORPUS=file.jsonl[.gz]]   identical or exit 1
 #   make check-tok-mutant STAGE=NN [CORPUS=...]        succeeds only if check-tok
 #                                                      FAILS on the mutant
-#
-# tokcheck and tokcheck-mutant are aliases, kept for one release.
 #
 # The expected encodings: for the default corpus, the golden files next to it
 # when they exist (assets/corpora/README.md: tokcheck.golden.jsonl.gz and the
@@ -30,7 +28,7 @@ TOKCHECK_CLI      := $(WASM_BUILD)/$(STAGE_DIR)/cli.wasm
 TOKCHECK_WASI     := $(NODE) --single-threaded-gc common/host/wasi-run.mjs
 TOKCHECK_MUTANT   := $(TOKCHECK_DIR)/mutant
 
-.PHONY: check-tok check-tok-mutant check-tok-inputs check-tok-cli tokcheck tokcheck-mutant
+.PHONY: check-tok check-tok-mutant check-tok-inputs check-tok-cli
 
 ## internals: build the stage's wasm CLI for check-tok
 check-tok-cli: require-stage $(WASM_BUILD)/CMakeCache.txt
@@ -39,10 +37,10 @@ check-tok-cli: require-stage $(WASM_BUILD)/CMakeCache.txt
 # corpus.jsonl and expected.jsonl (scores line first) under build/tokcheck/.
 ## internals: check-tok's corpus and expected encodings (golden files or the reference's) under build/tokcheck/
 check-tok-inputs: require-stage
-	@if [ -z "$(CORPUS)" ]; then echo "tokcheck: no corpus (give CORPUS=file.jsonl, or add assets/corpora/tokcheck.jsonl)"; exit 2; fi
+	@if [ -z "$(CORPUS)" ]; then echo "check-tok: no corpus (give CORPUS=file.jsonl, or add assets/corpora/tokcheck.jsonl)"; exit 2; fi
 	@mkdir -p $(TOKCHECK_DIR)
 	@case "$(CORPUS)" in *.gz) gzip -dc "$(CORPUS)" ;; *) cat "$(CORPUS)" ;; esac > $(TOKCHECK_DIR)/corpus.jsonl
-	@echo "tokcheck: $(CORPUS)$(if $(TOKCHECK_GOLDEN), with golden $(TOKCHECK_GOLDEN) and $(or $(TOKCHECK_SCORES),reference scores), run through the reference now)"
+	@echo "check-tok: $(CORPUS)$(if $(TOKCHECK_GOLDEN), with golden $(TOKCHECK_GOLDEN) and $(or $(TOKCHECK_SCORES),reference scores), run through the reference now)"
 	@set -o pipefail; \
 	if [ -n "$(TOKCHECK_GOLDEN)" ]; then \
 	  if [ -n "$(TOKCHECK_SCORES)" ]; then \
@@ -60,37 +58,32 @@ check-tok-inputs: require-stage
 
 ## deep dives: [STAGE=NN] [CORPUS=f.jsonl[.gz]]: the stage's tokenizer against Hugging Face tokenizers' output; exit 1 on any difference
 check-tok: check-tok-cli check-tok-inputs
-	$(TOKCHECK_WASI) $(TOKCHECK_CLI) tokcheck $(TOKCHECK_ARGS)
-## old names: alias of check-tok, kept for one release
-tokcheck: check-tok
-
+	$(TOKCHECK_WASI) $(TOKCHECK_CLI) check-tok $(TOKCHECK_ARGS)
 ## deep dives: [STAGE=NN]: succeeds only if check-tok fails on the tiebreak's `>` made `>=` (the stage itself untouched)
 check-tok-mutant: check-tok-cli check-tok-inputs
 	@set -e -o pipefail; \
 	src=$$(grep -l 'mutation-point: tiebreak' $(STAGE_DIR)/*.cpp | head -n 1); \
-	if [ -z "$$src" ]; then echo "tokcheck-mutant: no '// mutation-point: tiebreak' in $(STAGE_DIR)"; exit 2; fi; \
+	if [ -z "$$src" ]; then echo "check-tok-mutant: no '// mutation-point: tiebreak' in $(STAGE_DIR)"; exit 2; fi; \
 	base=$$(basename $$src); root=$$(pwd); mkdir -p $(TOKCHECK_MUTANT); \
 	awk '{ if (mark && !done && sub(/ > /, " >= ")) done = 1; mark = /mutation-point: tiebreak/ } { print } \
 	     END { exit done ? 0 : 1 }' $$src > $(TOKCHECK_MUTANT)/$$base \
-	  || { echo "tokcheck-mutant: no ' > ' on the line after the marker in $$src"; exit 2; }; \
-	echo "tokcheck-mutant: $$src, marked line mutated:"; diff $$src $(TOKCHECK_MUTANT)/$$base | sed 's/^/  /' || true; \
+	  || { echo "check-tok-mutant: no ' > ' on the line after the marker in $$src"; exit 2; }; \
+	echo "check-tok-mutant: $$src, marked line mutated:"; diff $$src $(TOKCHECK_MUTANT)/$$base | sed 's/^/  /' || true; \
 	rules=stages/$(STAGE_NAME)/CMakeFiles/stage_$(STAGE_NUM).dir/build.make; \
 	obj=$$(grep -o "^stages/$(STAGE_NAME)/CMakeFiles/stage_$(STAGE_NUM).dir/$$base\.[a-z]*:" $(WASM_BUILD)/$$rules | head -n 1); \
 	obj=$${obj%:}; \
 	compile=$$(cd $(WASM_BUILD) && make -s -n -B -f $$rules $$obj | grep -- " -c $$root/$$src" | tail -n 1); \
-	if [ -z "$$obj" ] || [ -z "$$compile" ]; then echo "tokcheck-mutant: cannot find CMake's compile command for $$src"; exit 2; fi; \
+	if [ -z "$$obj" ] || [ -z "$$compile" ]; then echo "check-tok-mutant: cannot find CMake's compile command for $$src"; exit 2; fi; \
 	compile=$${compile//" -c $$root/$$src"/" -c $$root/$(TOKCHECK_MUTANT)/$$base"}; \
 	compile=$$(echo "$$compile" | sed -e 's/ -MD -MT [^ ]* -MF [^ ]*//' -e "s| -o [^ ]*/$$base\.[a-z]*| -o $$root/$(TOKCHECK_MUTANT)/$$base.o|"); \
-	echo "tokcheck-mutant: compiling the mutant"; (cd $(WASM_BUILD)/stages/$(STAGE_NAME) && eval "$$compile"); \
+	echo "check-tok-mutant: compiling the mutant"; (cd $(WASM_BUILD)/stages/$(STAGE_NAME) && eval "$$compile"); \
 	link=$$(cat $(WASM_BUILD)/stages/$(STAGE_NAME)/CMakeFiles/stage_$(STAGE_NUM)_cli.dir/link.txt); \
 	link=$${link/" libstage_$(STAGE_NUM).a"/" $$root/$(TOKCHECK_MUTANT)/$$base.o libstage_$(STAGE_NUM).a"}; \
 	link=$${link/" -o cli.wasm"/" -o $$root/$(TOKCHECK_MUTANT)/cli.wasm"}; \
 	link=$${link/" -o cli "/" -o $$root/$(TOKCHECK_MUTANT)/cli.wasm "}; \
-	echo "tokcheck-mutant: linking the mutant CLI"; (cd $(WASM_BUILD)/stages/$(STAGE_NAME) && eval "$$link"); \
+	echo "check-tok-mutant: linking the mutant CLI"; (cd $(WASM_BUILD)/stages/$(STAGE_NAME) && eval "$$link"); \
 	test -f $(TOKCHECK_MUTANT)/cli.wasm; \
-	echo "tokcheck-mutant: running tokcheck on the mutant (it must fail)"; \
-	status=0; $(TOKCHECK_WASI) $(TOKCHECK_MUTANT)/cli.wasm tokcheck $(TOKCHECK_ARGS) --show 3 || status=$$?; \
-	if [ $$status -eq 1 ]; then echo "tokcheck-mutant: OK, tokcheck caught the mutant"; \
-	else echo "tokcheck-mutant: FAILED, tokcheck exited $$status on the mutant (want 1)"; exit 1; fi
-## old names: alias of check-tok-mutant, kept for one release
-tokcheck-mutant: check-tok-mutant
+	echo "check-tok-mutant: running check-tok on the mutant (it must fail)"; \
+	status=0; $(TOKCHECK_WASI) $(TOKCHECK_MUTANT)/cli.wasm check-tok $(TOKCHECK_ARGS) --show 3 || status=$$?; \
+	if [ $$status -eq 1 ]; then echo "check-tok-mutant: OK, check-tok caught the mutant"; \
+	else echo "check-tok-mutant: FAILED, check-tok exited $$status on the mutant (want 1)"; exit 1; fi

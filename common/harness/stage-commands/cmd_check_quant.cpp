@@ -1,4 +1,4 @@
-// `quantchk`: the stage's activation quantiser (common/stage/quantize_kernel.hpp)
+// `check-quant`: the stage's activation quantiser (common/stage/quantize_kernel.hpp)
 // against the scalar reference (common/maths/quantize.hpp), two ways:
 //
 //   exhaustive  every f32 bit pattern in [--from, --to) (all 2^32 by default)
@@ -164,7 +164,7 @@ void random_rows(long count, std::uint32_t seed, Report& report) {
     }
 }
 
-int quantchk_main(int argc, char** argv) {
+int check_quant_main(int argc, char** argv) {
     Args args(argc, argv);
     const std::string only = args.value("--only");
     const std::uint64_t from = std::strtoull(args.value("--from", "0").c_str(), nullptr, 0);
@@ -175,7 +175,7 @@ int quantchk_main(int argc, char** argv) {
     const bool first = args.flag("--first");
     if (!args.all_used(kUsage)) return 2;
     if (from > to || to > 0x100000000ull || rows < 0 || (!only.empty() && only != "exhaustive" && only != "random")) {
-        std::fprintf(stderr, "quantchk: need 0 <= --from <= --to <= 2^32, --rows >= 0, --only exhaustive|random\n");
+        std::fprintf(stderr, "check-quant: need 0 <= --from <= --to <= 2^32, --rows >= 0, --only exhaustive|random\n");
         return 2;
     }
     const std::string name(stage::name());
@@ -188,7 +188,7 @@ int quantchk_main(int argc, char** argv) {
     if ((only.empty() && from == 0) || only == "random") {
         Report random{.show = show, .stop_at_first = first};
         random_rows(rows, static_cast<std::uint32_t>(seed), random);
-        std::printf("quantchk %s, random: %" PRIu64 " of %" PRIu64 " rows differ (widths 1 to 1536, scales 2^-20 to 2^20, "
+        std::printf("check-quant %s, random: %" PRIu64 " of %" PRIu64 " rows differ (widths 1 to 1536, scales 2^-20 to 2^20, "
                     "ties, zeros, -0, NaNs, infinities, all-zero rows; seed %ld)\n",
                     name.c_str(), random.differ, random.compared, seed);
         differ += random.differ;
@@ -197,17 +197,17 @@ int quantchk_main(int argc, char** argv) {
         Report elements{.show = show, .stop_at_first = first};
         Report row_report{.show = show, .stop_at_first = first};
         exhaustive(from, to, elements, row_report);
-        std::printf("quantchk %s, exhaustive [0x%08" PRIx64 ", 0x%09" PRIx64 "): element step at scale 1: %" PRIu64 " of %" PRIu64
+        std::printf("check-quant %s, exhaustive [0x%08" PRIx64 ", 0x%09" PRIx64 "): element step at scale 1: %" PRIu64 " of %" PRIu64
                     " inputs differ; rows [127, ...]: %" PRIu64 " of %" PRIu64 " rows differ\n",
                     name.c_str(), from, to, elements.differ, elements.compared, row_report.differ, row_report.compared);
         differ += elements.differ + row_report.differ;
     }
-    std::printf("quantchk: %" PRIu64 " differences (%.1f s)\n", differ, seconds());
+    std::printf("check-quant: %" PRIu64 " differences (%.1f s)\n", differ, seconds());
     return differ == 0 ? 0 : 1;
 }
 
 }  // namespace
 }  // namespace bx::harness
 
-BX_HARNESS_COMMAND(quantchk, "the stage's quantiser vs the scalar reference: all 2^32 inputs, and random rows",
-                   bx::harness::quantchk_main);
+BX_HARNESS_COMMAND_NAMED(check_quant, "check-quant", "the stage's quantiser vs the scalar reference: all 2^32 inputs, and random rows",
+                   bx::harness::check_quant_main);

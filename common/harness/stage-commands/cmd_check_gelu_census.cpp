@@ -1,4 +1,4 @@
-// `gelucensus`: where the GELU inputs of real forward passes fall. Runs a
+// `check-gelu-census`: where the GELU inputs of real forward passes fall. Runs a
 // corpus (the eval corpus by default) through the stage while watching every
 // gelu_in_place call (common/stage/gelu_kernel.hpp), and counts
 //   - values whose |u| lies in stage 07's vector range [2^-28, 1.25),
@@ -60,7 +60,7 @@ double percent(std::uint64_t part, std::uint64_t whole) {
     return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
 }
 
-int gelucensus_main(int argc, char** argv) {
+int check_gelu_census_main(int argc, char** argv) {
     Args args(argc, argv);
     const std::string corpus_path = args.value("--corpus", "assets/corpora/eval.jsonl");
     const std::string model_path = args.value("--model");
@@ -71,7 +71,7 @@ int gelucensus_main(int argc, char** argv) {
     Runner runner;
     Corpus corpus;
     if (!runner.open(model_path, &error) || !load_corpus(corpus_path, corpus, &error)) {
-        std::fprintf(stderr, "gelucensus: %s\n", error.c_str());
+        std::fprintf(stderr, "check-gelu-census: %s\n", error.c_str());
         return 2;
     }
     Census census;
@@ -81,13 +81,13 @@ int gelucensus_main(int argc, char** argv) {
         TextLogits out;
         if (!runner.run(corpus.texts[texts], out, &error)) {
             stage::observe_gelu_inputs(nullptr, nullptr);
-            std::fprintf(stderr, "gelucensus: text %zu: %s\n", texts, error.c_str());
+            std::fprintf(stderr, "check-gelu-census: text %zu: %s\n", texts, error.c_str());
             return 2;
         }
     }
     stage::observe_gelu_inputs(nullptr, nullptr);
 
-    std::printf("gelucensus %s: %zu texts of %s, %d forward passes, %" PRIu64 " GELU inputs\n",
+    std::printf("check-gelu-census %s: %zu texts of %s, %d forward passes, %" PRIu64 " GELU inputs\n",
                 std::string(stage::name()).c_str(), texts, corpus_path.c_str(), runner.forwards(), census.values);
     for (int r = 0; r < static_cast<int>(GeluRange::kCount); ++r)
         std::printf("  %-36s %11" PRIu64 " (%5.1f%%)\n", gelu_range_name(static_cast<GeluRange>(r)),
@@ -104,5 +104,5 @@ int gelucensus_main(int argc, char** argv) {
 }  // namespace
 }  // namespace bx::harness
 
-BX_HARNESS_COMMAND(gelucensus, "where real GELU inputs fall among erf's branches (the vector range's share)",
-                   bx::harness::gelucensus_main);
+BX_HARNESS_COMMAND_NAMED(check_gelu_census, "check-gelu-census", "where real GELU inputs fall among erf's branches (the vector range's share)",
+                   bx::harness::check_gelu_census_main);

@@ -1,4 +1,4 @@
-// `geluchk`: the stage's gelu_in_place (common/stage/gelu_kernel.hpp) against
+// `check-gelu`: the stage's gelu_in_place (common/stage/gelu_kernel.hpp) against
 // stage 00's gelu_scalar on every f32 bit pattern (unary_check.hpp), reported
 // per branch class of bx_erff (gelu_ranges.hpp).
 //
@@ -15,9 +15,9 @@
 namespace bx::harness {
 namespace {
 
-int geluchk_main(int argc, char** argv) {
+int check_gelu_main(int argc, char** argv) {
     const UnaryCheck check{
-        .command = "geluchk",
+        .command = "check-gelu",
         .reference_name = "gelu_scalar",
         .kernel = stage::gelu_in_place,
         .reference = gelu_scalar,
@@ -31,5 +31,5 @@ int geluchk_main(int argc, char** argv) {
 }  // namespace
 }  // namespace bx::harness
 
-BX_HARNESS_COMMAND(geluchk, "the stage's GELU kernel vs gelu_scalar, bit for bit, on all 2^32 inputs",
-                   bx::harness::geluchk_main);
+BX_HARNESS_COMMAND_NAMED(check_gelu, "check-gelu", "the stage's GELU kernel vs gelu_scalar, bit for bit, on all 2^32 inputs",
+                   bx::harness::check_gelu_main);

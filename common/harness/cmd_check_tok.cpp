@@ -1,4 +1,4 @@
-// `tokcheck`: is this stage's tokenizer the reference tokenizer, bit for bit?
+// `check-tok`: is this stage's tokenizer the reference tokenizer, bit for bit?
 //
 // For every text of a corpus, the stage's ids and tokens must equal the
 // reference's (Hugging Face tokenizers 0.22.2, run by tokref.mjs or kept as a
@@ -14,7 +14,7 @@
 // {"scores":[...]}, then {"ids":[...],"tokens":[...],"offsets":[[b,e],...]}
 // per text, in corpus order. The reference's scores may instead come as the
 // golden set's TSV (--scores: id, f64 bits in 16 hex digits, text, piece). (A WASI program cannot start Node, so the
-// Makefile runs tokref.mjs or unpacks the golden file first: tokcheck.mk.)
+// Makefile runs tokref.mjs or unpacks the golden file first: check-tok.mk.)
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -39,7 +39,7 @@ constexpr const char* kUsage =
     "[--show N]";
 
 int fail(const std::string& message) {
-    std::fprintf(stderr, "tokcheck: %s\n", message.c_str());
+    std::fprintf(stderr, "check-tok: %s\n", message.c_str());
     return 2;
 }
 
@@ -149,7 +149,7 @@ void report(std::size_t index, const std::string& text, const Expected& want, co
     if (!offset_fault.empty()) std::printf("  offsets: %s\n", offset_fault.c_str());
 }
 
-int tokcheck_main(int argc, char** argv) {
+int check_tok_main(int argc, char** argv) {
     Args args(argc, argv);
     const std::string corpus_path = args.value("--corpus", "assets/corpora/tokcheck.jsonl");
     const std::string expected_path = args.value("--expected");
@@ -157,7 +157,7 @@ int tokcheck_main(int argc, char** argv) {
     const std::string scores_path = args.value("--scores");
     const long show = args.number("--show", 5);
     if (!args.all_used(kUsage)) return 2;
-    if (expected_path.empty()) return fail(std::string("--expected is required\nusage: tokcheck ") + kUsage);
+    if (expected_path.empty()) return fail(std::string("--expected is required\nusage: check-tok ") + kUsage);
 
     std::string error, expected_bytes;
     Corpus corpus;
@@ -253,17 +253,17 @@ int tokcheck_main(int argc, char** argv) {
         }
     }
 
-    std::printf("tokcheck: %zu texts, %zu tokens, ", corpus.texts.size(), tokens);
+    std::printf("check-tok: %zu texts, %zu tokens, ", corpus.texts.size(), tokens);
     if (scores_checked) std::printf("%zu scores, ", scores_checked);
     if (differing_texts == 0 && failures == 0) {
         std::printf("identical\n");
-        std::printf("tokcheck: offsets pass the offset oracle on every text; they are the reference's except "
+        std::printf("check-tok: offsets pass the offset oracle on every text; they are the reference's except "
                     "%zu tokens in %zu texts where it loses track of deleted or merged characters\n",
                     own_offset_tokens, own_offset_texts);
     } else {
         std::printf("DIFFERENT (%zu texts, %d scores)\n", differing_texts, failures);
     }
-    std::printf("tokcheck: load %.1f ms, encode %.1f ms in all (%.1f us per text)%s\n", load_ms,
+    std::printf("check-tok: load %.1f ms, encode %.1f ms in all (%.1f us per text)%s\n", load_ms,
                 static_cast<double>(encode_ns) / 1e6,
                 corpus.texts.empty() ? 0.0 : static_cast<double>(encode_ns) / 1e3 / static_cast<double>(corpus.texts.size()),
                 scores_checked ? "" : "; scores not checked (no reference scores line)");
@@ -272,6 +272,6 @@ int tokcheck_main(int argc, char** argv) {
 
 }  // namespace
 
-BX_HARNESS_COMMAND(tokcheck, "compare the stage tokenizer with the reference: ids, tokens, offsets, scores", tokcheck_main);
+BX_HARNESS_COMMAND_NAMED(check_tok, "check-tok", "compare the stage tokenizer with the reference: ids, tokens, offsets, scores", check_tok_main);
 
 }  // namespace bx::harness

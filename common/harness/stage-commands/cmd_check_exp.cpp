@@ -1,4 +1,4 @@
-// `expchk`: the stage's exp_in_place (common/stage/exp_kernel.hpp, the exp of
+// `check-exp`: the stage's exp_in_place (common/stage/exp_kernel.hpp, the exp of
 // its softmax) against bx_expf on every f32 bit pattern (unary_check.hpp),
 // reported by the path bx_expf takes: the main path, which stage 10 runs on
 // vectors, and the edges that it hands back to bx_expf lane by lane.
@@ -31,9 +31,9 @@ const char* exp_path_name(int path) {
     }
 }
 
-int expchk_main(int argc, char** argv) {
+int check_exp_main(int argc, char** argv) {
     const UnaryCheck check{
-        .command = "expchk",
+        .command = "check-exp",
         .reference_name = "bx_expf",
         .kernel = stage::exp_in_place,
         .reference = bx_expf,
@@ -47,5 +47,5 @@ int expchk_main(int argc, char** argv) {
 }  // namespace
 }  // namespace bx::harness
 
-BX_HARNESS_COMMAND(expchk, "the stage's exp kernel vs bx_expf, bit for bit, on all 2^32 inputs",
-                   bx::harness::expchk_main);
+BX_HARNESS_COMMAND_NAMED(check_exp, "check-exp", "the stage's exp kernel vs bx_expf, bit for bit, on all 2^32 inputs",
+                   bx::harness::check_exp_main);
