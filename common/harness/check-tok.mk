@@ -1,15 +1,16 @@
-# check-tok: the stage's tokenizer against the reference (Hugging Face
-# tokenizers 0.22.2 via @anush008/tokenizers), in the shipped (wasm) build,
-# through the CLI's check-tok subcommand.
+# check-tok: the stage's tokenizer against the reference (Hugging Face's
+# tokenizers wheel, TOKENIZERS_VERSION in the Makefile, in build/venv), in the
+# shipped (wasm) build, through the CLI's check-tok subcommand.
 #
 #   make check-tok STAGE=NN [CORPUS=file.jsonl[.gz]]   identical or exit 1
 #   make check-tok-mutant STAGE=NN [CORPUS=...]        succeeds only if check-tok
 #                                                      FAILS on the mutant
 #
-# The expected encodings: for the default corpus, the golden files next to it
-# when they exist (assets/corpora/README.md: tokcheck.golden.jsonl.gz and the
-# reference's score bits, tokcheck.scores.tsv.gz); otherwise tokref.mjs runs
-# the reference on the corpus and also exports its scores (--scores).
+# The expected encodings: tokref.py runs the reference on the corpus and also
+# exports its scores (--scores). For the default corpus, the golden files next
+# to it (assets/corpora/README.md: tokcheck.golden.jsonl.gz and the reference's
+# score bits, tokcheck.scores.tsv.gz) must equal what the reference says now,
+# byte for byte, or check-tok stops: a reference that moved is not a reference.
 # The mutant: the stage's source marked `// mutation-point: tiebreak` is
 # copied under build/, the `>` on the line after the marker becomes `>=`, and
 # that one object is compiled with the stage's own CMake flags and linked in
@@ -36,24 +37,20 @@ check-tok-cli: require-stage $(WASM_BUILD)/CMakeCache.txt
 
 # corpus.jsonl and expected.jsonl (scores line first) under build/tokcheck/.
 ## internals: check-tok's corpus and expected encodings (golden files or the reference's) under build/tokcheck/
-check-tok-inputs: require-stage
+check-tok-inputs: require-stage $(WASMTIME_STAMP)
 	@if [ -z "$(CORPUS)" ]; then echo "check-tok: no corpus (give CORPUS=file.jsonl, or add assets/corpora/tokcheck.jsonl)"; exit 2; fi
 	@mkdir -p $(TOKCHECK_DIR)
 	@case "$(CORPUS)" in *.gz) gzip -dc "$(CORPUS)" ;; *) cat "$(CORPUS)" ;; esac > $(TOKCHECK_DIR)/corpus.jsonl
-	@echo "check-tok: $(CORPUS)$(if $(TOKCHECK_GOLDEN), with golden $(TOKCHECK_GOLDEN) and $(or $(TOKCHECK_SCORES),reference scores), run through the reference now)"
+	@echo "check-tok: $(CORPUS) through the reference, tokenizers $(TOKENIZERS_VERSION)$(if $(TOKCHECK_GOLDEN), (checked against $(TOKCHECK_GOLDEN) and $(TOKCHECK_SCORES)))"
 	@set -o pipefail; \
-	if [ -n "$(TOKCHECK_GOLDEN)" ]; then \
-	  if [ -n "$(TOKCHECK_SCORES)" ]; then \
-	    case "$(TOKCHECK_SCORES)" in *.gz) gzip -dc "$(TOKCHECK_SCORES)" ;; *) cat "$(TOKCHECK_SCORES)" ;; esac > $(TOKCHECK_DIR)/scores.tsv; \
-	    printf '' > $(TOKCHECK_DIR)/expected.jsonl; \
-	  else \
-	    printf '' > $(TOKCHECK_DIR)/empty.jsonl; \
-	    $(NODE) common/harness/tokref.mjs $(TOKCHECK_JSON) $(TOKCHECK_DIR)/empty.jsonl --scores > $(TOKCHECK_DIR)/expected.jsonl; \
-	  fi; \
-	  case "$(TOKCHECK_GOLDEN)" in *.gz) gzip -dc "$(TOKCHECK_GOLDEN)" ;; *) cat "$(TOKCHECK_GOLDEN)" ;; esac \
-	    >> $(TOKCHECK_DIR)/expected.jsonl; \
-	else \
-	  $(NODE) common/harness/tokref.mjs $(TOKCHECK_JSON) $(TOKCHECK_DIR)/corpus.jsonl --scores > $(TOKCHECK_DIR)/expected.jsonl; \
+	$(WASMTIME_PY) common/harness/tokref.py $(TOKCHECK_JSON) $(TOKCHECK_DIR)/corpus.jsonl --scores \
+	  $(if $(TOKCHECK_SCORES),--scores-tsv $(TOKCHECK_DIR)/scores.tsv) > $(TOKCHECK_DIR)/expected.jsonl
+	@if [ -n "$(TOKCHECK_GOLDEN)" ]; then \
+	  tail -n +2 $(TOKCHECK_DIR)/expected.jsonl | cmp -s - <(gzip -dcf "$(TOKCHECK_GOLDEN)") \
+	    || { echo "check-tok: the reference's encodings differ from $(TOKCHECK_GOLDEN)"; exit 1; }; \
+	  cmp -s $(TOKCHECK_DIR)/scores.tsv <(gzip -dcf "$(TOKCHECK_SCORES)") \
+	    || { echo "check-tok: the reference's scores differ from $(TOKCHECK_SCORES)"; exit 1; }; \
+	  echo "check-tok: the reference agrees with the golden files on every text and every score"; \
 	fi
 
 ## deep dives: [STAGE=NN] [CORPUS=f.jsonl[.gz]]: the stage's tokenizer against Hugging Face tokenizers' output; exit 1 on any difference

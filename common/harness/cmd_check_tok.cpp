@@ -1,8 +1,8 @@
 // `check-tok`: is this stage's tokenizer the reference tokenizer, bit for bit?
 //
 // For every text of a corpus, the stage's ids and tokens must equal the
-// reference's (Hugging Face tokenizers 0.22.2, run by tokref.mjs or kept as a
-// golden file), and every vocabulary score must have the reference's f64 bits.
+// reference's (Hugging Face's tokenizers wheel, run by tokref.py, whose output
+// for the default corpus must also equal the golden files), and every vocabulary score must have the reference's f64 bits.
 // Offsets must pass the offset oracle (common/tokenizer/offset_check.hpp) on
 // every text; they equal the reference's (compared in its unit, code points)
 // except where the reference loses track of deleted or merged characters,
@@ -10,11 +10,11 @@
 // we part from the reference"). Any failure prints the first few texts with
 // context and exits 1.
 //
-// The expected file is JSONL as tokref.mjs writes it: an optional first line
+// The expected file is JSONL as tokref.py writes it: an optional first line
 // {"scores":[...]}, then {"ids":[...],"tokens":[...],"offsets":[[b,e],...]}
 // per text, in corpus order. The reference's scores may instead come as the
-// golden set's TSV (--scores: id, f64 bits in 16 hex digits, text, piece). (A WASI program cannot start Node, so the
-// Makefile runs tokref.mjs or unpacks the golden file first: check-tok.mk.)
+// golden set's TSV (--scores: id, f64 bits in 16 hex digits, text, piece). (A WASI program cannot start Python, so the
+// Makefile runs tokref.py first: check-tok.mk.)
 #include <cstdio>
 #include <cstring>
 #include <memory>

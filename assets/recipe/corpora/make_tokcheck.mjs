@@ -15,7 +15,7 @@
 //   OUT/tokcheck.manifest.json    counts, sha256 of the tokenizer.json used, reference version
 // The C++ tokenizer must reproduce ids, tokens and offsets exactly (see assets/corpora/README.md
 // for the offset unit and its traps).
-import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -26,9 +26,11 @@ import { Rng } from '../corpus/values.mjs';
 import { generateSplit } from '../corpus/generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const nodeTools = process.env.NODE_TOOLS ? path.resolve(process.env.NODE_TOOLS) : path.resolve(here, '../../../common/node');
-const require = createRequire(path.join(nodeTools, 'package.json'));
-const { Tokenizer } = require('@anush008/tokenizers');
+// The reference: Hugging Face's tokenizers wheel from PyPI in build/venv (make setup),
+// run by common/harness/tokref.py, the same program check-tok runs.
+const root = path.resolve(here, '../../..');
+const python = process.env.BX_REFERENCE_PYTHON || path.join(root, 'build/venv/bin/python');
+const tokref = path.join(root, 'common/harness/tokref.py');
 
 function arg(name, dflt) { const i = process.argv.indexOf('--' + name); return i > 0 ? process.argv[i + 1] : dflt; }
 const tokPath = arg('tokenizer', path.resolve(here, '../../tokenizer/tokenizer.json'));
@@ -119,56 +121,41 @@ function makeTexts() {
 
 // ---------------------------------------------------------------------------------------
 const gz = (s) => zlib.gzipSync(Buffer.from(s, 'utf8'), { level: 9 });
-const tok = Tokenizer.fromFile(tokPath);
 const texts = makeTexts();
-const golden = [];
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bx-tokcheck-'));
+const corpusFile = path.join(work, 'corpus.jsonl');
+const tsvFile = path.join(work, 'scores.tsv');
+fs.writeFileSync(corpusFile, texts.map((t) => JSON.stringify(t)).join('\n') + '\n');
+const run = spawnSync(python, [tokref, tokPath, corpusFile, '--scores-tsv', tsvFile],
+                      { encoding: 'utf8', maxBuffer: 1 << 30 });
+if (run.status !== 0) throw new Error(`${python} ${tokref} failed (${run.status}): ${run.stderr}`);
+const golden = run.stdout.split('\n').filter((l) => l.length > 0);
+if (golden.length !== texts.length) throw new Error(`reference: ${golden.length} encodings for ${texts.length} texts`);
 let ntok = 0, nunk = 0;
-for (let i = 0; i < texts.length; i += 512) {
-  const chunk = texts.slice(i, i + 512);
-  const encs = await tok.encodeBatch(chunk.map((t) => t.text));
-  for (const e of encs) {
-    const ids = e.getIds();
-    ntok += ids.length; nunk += ids.filter((x) => x === 3).length;
-    golden.push(JSON.stringify({ ids, tokens: e.getTokens(), offsets: e.getOffsets() }));
-  }
+for (const line of golden) {
+  const { ids } = JSON.parse(line);
+  ntok += ids.length; nunk += ids.filter((x) => x === 3).length;
 }
 fs.mkdirSync(outDir, { recursive: true });
 fs.writeFileSync(path.join(outDir, 'tokcheck.jsonl.gz'), gz(texts.map((t) => JSON.stringify(t)).join('\n') + '\n'));
 fs.writeFileSync(path.join(outDir, 'tokcheck.golden.jsonl.gz'), gz(golden.join('\n') + '\n'));
 
-// Scores as the reference holds them: let it write its own tokenizer.json and read that back.
-const tmp = path.join(os.tmpdir(), `bx-tokcheck-${process.pid}.json`);
-tok.save(tmp, false);
-const saved = fs.readFileSync(tmp, 'utf8');
-fs.unlinkSync(tmp);
-// Keep the decimal text of each score exactly as written: pull it out of the JSON source.
-const vocabStart = saved.indexOf('"vocab":[', saved.indexOf('"type":"Unigram"'));
-const re = /\[("(?:[^"\\]|\\.)*"),(-?[0-9.eE+-]+)\]/y;
-const lines = [];
-let pos = vocabStart + '"vocab":['.length;
-const f64 = new DataView(new ArrayBuffer(8));
-for (let id = 0; ; id++) {
-  re.lastIndex = pos;
-  const m = re.exec(saved);
-  if (!m) break;
-  f64.setFloat64(0, Number(m[2]));
-  const bits = f64.getBigUint64(0).toString(16).padStart(16, '0');
-  lines.push(`${id}\t${bits}\t${m[2]}\t${m[1]}`);
-  pos = re.lastIndex;
-  if (saved[pos] === ',') pos++; else break;
-}
-if (lines.length !== tok.getVocabSize(false)) throw new Error(`scores: read ${lines.length}, vocab ${tok.getVocabSize(false)}`);
+// Scores as the reference holds them: the decimal text of each, as its own tokenizer.json writes it.
+const lines = fs.readFileSync(tsvFile, 'utf8').split('\n').filter((l) => l.length > 0);
+fs.rmSync(work, { recursive: true });
 // Cross-check: the same f64 as our own tokenizer.json gives.
+const f64 = new DataView(new ArrayBuffer(8));
 const ours = JSON.parse(fs.readFileSync(tokPath, 'utf8')).model.vocab;
 let differ = 0;
 lines.forEach((l, i) => { f64.setFloat64(0, ours[i][1]); if (f64.getBigUint64(0).toString(16).padStart(16, '0') !== l.split('\t')[1]) differ++; });
 fs.writeFileSync(path.join(outDir, 'tokcheck.scores.tsv.gz'), gz(lines.join('\n') + '\n'));
+const version = spawnSync(python, ['-c', 'import tokenizers; print(tokenizers.__version__)'], { encoding: 'utf8' }).stdout.trim();
 
 const counts = {};
 for (const t of texts) counts[t.kind] = (counts[t.kind] || 0) + 1;
 const manifest = {
   tokenizer_sha256: crypto.createHash('sha256').update(fs.readFileSync(tokPath)).digest('hex'),
-  reference: '@anush008/tokenizers 0.6.0 (Rust tokenizers 0.22.2)',
+  reference: `tokenizers ${version} (Hugging Face, PyPI wheel)`,
   texts: texts.length, tokens: ntok, unk_tokens: nunk, kinds: counts,
   offsets: 'Unicode code points of the text, end exclusive; <s> and </s> are [0,0]',
   scores: lines.length, scores_differing_from_tokenizer_json: differ,
