@@ -41,7 +41,7 @@
 #                          thread each, on the same windows, rounds interleaved (bench/peer/peer.mjs);
 #                          installs Debian's python3-onnx and bench/peer's npm packages when missing
 #   make bench-micro       Google Benchmark microbenchmarks (native build), then bench-ladders
-#   make bench-ladders     the kernel ladders: every version of the GEMM, GELU, exp and quantiser,
+#   make bench-ladders     the kernel ladders: every version of the GEMM, GELU, exp, quantiser, attention and LayerNorm,
 #                          checked, then timed natively and under each runtime (bench/micro/ladder/)
 #   make bench-selftest    the epoch instrumenter's self-test (with its mutant)
 #
@@ -249,10 +249,10 @@ bench-micro: build-native
 	@for b in $(NATIVE_BUILD)/bench/bench_micro_[0-9][0-9]; do echo "== $$b"; $$b || exit $$?; done
 	@$(MAKE) bench-ladders
 
-# Every stage's version of the GEMM, GELU, exp and quantiser side by side
+# Every stage's version of the GEMM, GELU, exp, quantiser, attention and LayerNorm side by side
 # (bench/micro/ladder): each rung checked bit for bit against stage 00's
 # arithmetic, then timed under wasmtime (epoch on, off), V8 and natively.
-## deep dives: [LADDER_ARGS=...] the kernel ladders: every version of four kernels, checked, then timed; writes bench/results/*-ladders.json and ladders.md
+## deep dives: [LADDER_ARGS=...] the kernel ladders: every version of six kernels, checked, then timed; writes bench/results/*-ladders.json and ladders.md
 bench-ladders: build-wasm build-native setup-wasmtime
 	cmake --build $(NATIVE_BUILD) -j $(JOBS) --target bench_ladders
 	cmake --build $(WASM_BUILD) -j $(JOBS) --target bench_ladders

@@ -44,7 +44,7 @@ set_tests_properties("bench: epoch stages" PROPERTIES LABELS wasm SKIP_RETURN_CO
 # stage 00's bits on the ladder's inputs (nothing is timed: the filter matches
 # no benchmark); the mutant (stage 17's GELU rung with its kept mistake) fails.
 if(TARGET bench_ladder_gemm)
-  foreach(_kernel gemm gelu exp quantise)
+  foreach(_kernel gemm gelu exp quantise attention layernorm)
     add_test(NAME "bench: the ${_kernel} ladder's rungs are bit-exact"
              COMMAND bench_ladder_${_kernel} --benchmark_filter=^$)
     set_tests_properties("bench: the ${_kernel} ladder's rungs are bit-exact" PROPERTIES LABELS quick
@@ -55,6 +55,15 @@ if(TARGET bench_ladder_gemm)
   set_tests_properties("bench: ladder mutant inexact-rung is caught" PROPERTIES
                        LABELS "quick;mutant" WILL_FAIL TRUE)
 endif()
+
+# bench/results/ladders.md is about today's code: the pinned ladders run has
+# exactly the rungs today's stages make (first stage, stages, code hash); the
+# mutant plants a changed kernel in today's list and must be reported.
+add_test(NAME "bench: ladders are fresh" COMMAND "${BX_NODE}" "${BX_ROOT}/bench/micro/ladder/fresh.mjs" "${CMAKE_BINARY_DIR}")
+add_test(NAME "bench: ladders mutant changed-kernel is caught"
+         COMMAND "${BX_NODE}" "${BX_ROOT}/bench/micro/ladder/fresh.mjs" "${CMAKE_BINARY_DIR}" --plant)
+set_tests_properties("bench: ladders are fresh" PROPERTIES LABELS "quick;book")
+set_tests_properties("bench: ladders mutant changed-kernel is caught" PROPERTIES LABELS "quick;book;mutant" WILL_FAIL TRUE)
 
 # The README's chart (bench/results/overview.svg) must be what `make readme-chart`
 # draws from the pinned runs now; its mutant, a copy with one label changed, must

@@ -9,7 +9,11 @@
 #     kept buildable (BX_VARIANT_*) or a sweep's alternative. The shipped
 #     build defines none of them, so the default goes, `#if X ... #else`
 #     goes, and what `#else` holds stays. A stage that keeps a failed idea
-#     and the next stage, which no longer carries it, then have the same code.
+#     and the next stage, which no longer carries it, then have the same code;
+#   - with a tuning macro's default written in its place: `#ifndef X` /
+#     `#define X 4` / `#endif` and `= X;` read as `= 4;`, which is what the
+#     shipped build compiles. A stage that sweeps X and the next, which
+#     writes the value it kept, then have the same code.
 # bx_code_hash(<file> <out>): SHA-256 of that text.
 #
 # Script mode prints the hash of several files at once, one per line, for
@@ -24,6 +28,15 @@ function(bx_code_text file out)
   string(REGEX REPLACE "\n[ \t]*\n" "\n" _text "${_text}")
   string(REGEX REPLACE "\n[ \t]*\n" "\n" _text "${_text}")  # the runs the first pass left
   _bx_strip_knobs("${file}" "${_text}" _text)
+  while(_text MATCHES "\n#ifndef ([A-Z][A-Z0-9_]*)\n#define ([A-Z][A-Z0-9_]*) ([1-9][0-9]*)\n#endif\n")
+    if(NOT CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
+      message(FATAL_ERROR "${file}: #ifndef ${CMAKE_MATCH_1} defines ${CMAKE_MATCH_2}")
+    endif()
+    set(_macro "${CMAKE_MATCH_1}")
+    set(_value "${CMAKE_MATCH_3}")
+    string(REPLACE "${CMAKE_MATCH_0}" "\n" _text "${_text}")
+    string(REGEX REPLACE "([^A-Za-z0-9_])${_macro}([^A-Za-z0-9_])" "\\1${_value}\\2" _text "${_text}")
+  endwhile()
   set(${out} "${_text}" PARENT_SCOPE)
 endfunction()
 
@@ -39,6 +52,13 @@ function(_bx_strip_knobs file text out)
     list(APPEND _knobs "${CMAKE_MATCH_1}")
     string(REPLACE "${CMAKE_MATCH_0}" "\n" text "${text}")
   endwhile()
+  # A failed idea tested with `#if defined(BX_VARIANT_X)` and no default is a
+  # knob too: the shipped build never defines it.
+  while(text MATCHES "\n#if defined\\((BX_VARIANT_[A-Z0-9_]+)\\)\n")
+    list(APPEND _knobs "${CMAKE_MATCH_1}")
+    string(REPLACE "${CMAKE_MATCH_0}" "\n#if ${CMAKE_MATCH_1}\n" text "${text}")
+  endwhile()
+  list(REMOVE_DUPLICATES _knobs)
   foreach(_knob ${_knobs})
     foreach(_test "${_knob}" "!${_knob}")  # `#if X` keeps its #else; `#if !X` its body
       string(FIND "${text}" "\n#if ${_test}\n" _at)

@@ -74,6 +74,21 @@ inline void reference_softmax(float* p, int n) {
     for (int j = 0; j < n; ++j) p[j] = p[j] / z;
 }
 
+// Stage 00's attention of one whole layer: for every head and query row, the
+// scores, the softmax and P.V above, in that order (the attention ladder's
+// bottom rung and its check).
+inline void reference_attention_layer(const float* q, const float* k, const float* v, float* ctx) {
+    for (int h = 0; h < bx::kHeads; ++h) {
+        const int off = h * bx::kHeadDim;
+        for (int i = 0; i < kKeys; ++i) {
+            std::vector<float> p = reference_scores(q + i * bx::kHidden + off, k + off);
+            reference_softmax(p.data(), kKeys);
+            const std::vector<float> out = reference_context(p.data(), v + off);
+            std::memcpy(ctx + i * bx::kHidden + off, out.data(), out.size() * sizeof(float));
+        }
+    }
+}
+
 inline bool same_bits(const float* a, const float* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(float)) == 0; }
 
 // Scores of R query rows of every third head against `keys` keys (one key per

@@ -9,7 +9,9 @@
 
 #include "common/maths/expf.hpp"
 #include "common/maths/gelu.hpp"
+#include "common/maths/layer_norm.hpp"
 #include "common/maths/quantize.hpp"
+#include "tests/unit/attention_reference.hpp"
 #include "tests/unit/gemm_reference.hpp"
 
 namespace bx::ladder {
@@ -20,12 +22,14 @@ const char* kernel_name(Kernel kernel) {
         case Kernel::gelu: return "gelu";
         case Kernel::exp: return "exp";
         case Kernel::quantise: return "quantise";
+        case Kernel::attention: return "attention";
+        case Kernel::layernorm: return "layernorm";
     }
     return "?";
 }
 
 std::vector<Rung>& rungs(Kernel kernel) {
-    static std::vector<Rung> lists[4];
+    static std::vector<Rung> lists[kKernels];
     return lists[static_cast<int>(kernel)];
 }
 
@@ -60,6 +64,8 @@ std::vector<float> edge_values() {
 
 struct Workload::Data {
     std::unique_ptr<bx::test::OwnedLinear> layer;  // gemm
+    std::vector<float> k, v;                       // attention (inputs holds Q)
+    std::vector<float> gamma, beta;                // layernorm
     std::vector<float> inputs;                     // every kernel: the timing inputs
     std::vector<float> checked;                    // inputs + edge values (element-wise kernels)
     std::vector<float> reference;                  // the reference's results on `checked` (gemm: on inputs)
@@ -95,6 +101,39 @@ Workload::Workload(Kernel kernel) : kernel_(kernel), data_(std::make_unique<Data
             d.inputs = bx::test::random_rows(kTokens, kHidden, rng);
             break;
         }
+        case Kernel::attention: {
+            d.inputs = bx::test::random_matrix(kTokens, rng);
+            d.k = bx::test::random_matrix(kTokens, rng);
+            d.v = bx::test::random_matrix(kTokens, rng);
+            d.reference.resize(d.inputs.size());
+            bx::test::reference_attention_layer(d.inputs.data(), d.k.data(), d.v.data(), d.reference.data());
+            d.scratch.resize(d.reference.size());
+            break;
+        }
+        case Kernel::layernorm: {
+            // A residual stream: mostly small, a few large values per row.
+            d.inputs = bx::test::random_matrix(kTokens, rng);
+            std::normal_distribution<float> around_one(1.0f, 0.2f), around_zero(0.0f, 0.1f);
+            d.gamma.resize(kHidden);
+            d.beta.resize(kHidden);
+            for (float& g : d.gamma) g = around_one(rng);
+            for (float& b : d.beta) b = around_zero(rng);
+            d.checked = d.inputs;
+            std::vector<float> row(kHidden, 0.0f);
+            d.checked.insert(d.checked.end(), row.begin(), row.end());  // a constant row: variance 0
+            for (int i = 0; i < kHidden; ++i) row[static_cast<std::size_t>(i)] = i % 2 ? 3e18f : -3e18f;
+            d.checked.insert(d.checked.end(), row.begin(), row.end());  // squares past f32's range
+            for (int i = 0; i < kHidden; ++i) row[static_cast<std::size_t>(i)] = static_cast<float>(i) * 1e-30f;
+            d.checked.insert(d.checked.end(), row.begin(), row.end());  // tiny values
+            row[5] = std::numeric_limits<float>::quiet_NaN();
+            d.checked.insert(d.checked.end(), row.begin(), row.end());
+            d.reference = d.checked;
+            for (std::size_t r = 0; r * kHidden < d.reference.size(); ++r)
+                bx::layer_norm_scalar(d.reference.data() + r * kHidden, kHidden, d.gamma.data(), d.beta.data(),
+                                      d.reference.data() + r * kHidden);
+            d.scratch.resize(d.checked.size());
+            break;
+        }
     }
     if (kernel == Kernel::gelu || kernel == Kernel::exp) {
         d.checked = d.inputs;
@@ -127,6 +166,8 @@ std::string Workload::describe() const {
         case Kernel::gelu: return "256 x 1536 FFN activations";
         case Kernel::exp: return "256 x 256 softmax arguments";
         case Kernel::quantise: return "256 activation rows of 384";
+        case Kernel::attention: return "one layer's attention: Q, K, V of 256 x 384, 12 heads";
+        case Kernel::layernorm: return "256 rows of 384, in place";
     }
     return "";
 }
@@ -157,6 +198,23 @@ std::string Workload::check(const Rung& rung) const {
         }
         return "";
     }
+    if (kernel_ == Kernel::attention) {
+        std::vector<float> ctx(d.reference.size());
+        rung.attention(d.inputs.data(), d.k.data(), d.v.data(), ctx.data());
+        for (std::size_t i = 0; i < ctx.size(); ++i)
+            if (bits(ctx[i]) != bits(d.reference[i]))
+                return "context " + std::to_string(i) + ": " + hex(ctx[i]) + ", reference " + hex(d.reference[i]);
+        return "";
+    }
+    if (kernel_ == Kernel::layernorm) {
+        std::vector<float> x = d.checked;
+        rung.norm(x.data(), static_cast<int>(x.size() / kHidden), d.gamma.data(), d.beta.data());
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (bits(x[i]) != bits(d.reference[i]))
+                return "row " + std::to_string(i / kHidden) + " value " + std::to_string(i % kHidden) + ": " + hex(x[i]) +
+                       ", reference " + hex(d.reference[i]);
+        return "";
+    }
     std::vector<float> v = d.checked;
     rung.in_place(v.data(), v.size());
     for (std::size_t i = 0; i < v.size(); ++i)
@@ -180,6 +238,17 @@ std::function<void()> Workload::pass(const Rung& rung) const {
                              d->bytes.data() + static_cast<std::size_t>(row) * kHidden);
             };
         }
+        case Kernel::attention: {
+            const AttentionRun attention = rung.attention;
+            return [d, attention] { attention(d->inputs.data(), d->k.data(), d->v.data(), d->scratch.data()); };
+        }
+        case Kernel::layernorm: {
+            const NormRows norm = rung.norm;
+            return [d, norm] {
+                std::memcpy(d->scratch.data(), d->inputs.data(), d->inputs.size() * sizeof(float));
+                norm(d->scratch.data(), kTokens, d->gamma.data(), d->beta.data());
+            };
+        }
         default: {
             const InPlace in_place = rung.in_place;
             return [d, in_place] {
@@ -193,7 +262,7 @@ std::function<void()> Workload::pass(const Rung& rung) const {
 std::vector<std::pair<Kernel, std::vector<Rung>>> checked_rungs(bool* failed) {
     *failed = false;
     std::vector<std::pair<Kernel, std::vector<Rung>>> out;
-    for (Kernel kernel : {Kernel::gemm, Kernel::gelu, Kernel::exp, Kernel::quantise}) {
+    for (Kernel kernel : {Kernel::gemm, Kernel::gelu, Kernel::exp, Kernel::quantise, Kernel::attention, Kernel::layernorm}) {
         std::vector<Rung> list = rungs(kernel);
         if (list.empty()) continue;
         std::sort(list.begin(), list.end(), [](const Rung& a, const Rung& b) { return a.stage < b.stage; });

@@ -17,6 +17,8 @@ namespace bx::ladder {
 //   gelu      256 x 1536 activations
 //   exp       256 x 256 softmax arguments (a score minus its row's maximum)
 //   quantise  256 rows of 384
+//   attention one layer's attention: Q, K and V of 256 x 384, every head
+//   layernorm 256 rows of 384
 // The check runs the timing inputs and, for the element-wise kernels, a list
 // of edge values after them (zeros, subnormals, infinities, NaN, range ends).
 class Workload {

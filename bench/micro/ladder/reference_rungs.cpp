@@ -8,13 +8,16 @@
 #include "bench/micro/ladder/rung.hpp"
 #include "common/maths/expf.hpp"
 #include "common/maths/gelu.hpp"
+#include "common/maths/layer_norm.hpp"
 #include "common/maths/quantize.hpp"
+#include "tests/unit/attention_reference.hpp"
 #include "tests/unit/gemm_reference.hpp"
 
 namespace {
 
 using bx::ladder::Kernel;
 
+#ifdef BX_SCALAR_GEMM_STAGES
 // Stage 00's linear(): quantise a row, one int8 dot product per output,
 // dequantise (tests/unit/gemm_reference.hpp, which the unit tests hold every
 // stage's GEMM to).
@@ -25,27 +28,35 @@ bx::ladder::GemmRun scalar_gemm(const bx::LinearView& layer) {
         std::copy(out.begin(), out.end(), y);
     };
 }
-
-void scalar_gelu(float* values, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) values[i] = bx::gelu_scalar(values[i]);
-}
-
-void scalar_exp(float* values, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) values[i] = bx::bx_expf(values[i]);
-}
-
-#ifdef BX_SCALAR_GEMM_STAGES
 const bool gemm = bx::ladder::add_rung(Kernel::gemm, {"00-naive", BX_SCALAR_GEMM_STAGES, scalar_gemm});
 #endif
 #ifdef BX_SCALAR_GELU_STAGES
+void scalar_gelu(float* values, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) values[i] = bx::gelu_scalar(values[i]);
+}
 const bool gelu = bx::ladder::add_rung(Kernel::gelu, {"00-naive", BX_SCALAR_GELU_STAGES, nullptr, scalar_gelu});
 #endif
 #ifdef BX_SCALAR_EXP_STAGES
+void scalar_exp(float* values, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) values[i] = bx::bx_expf(values[i]);
+}
 const bool exp = bx::ladder::add_rung(Kernel::exp, {"00-naive", BX_SCALAR_EXP_STAGES, nullptr, scalar_exp});
 #endif
 #ifdef BX_SCALAR_QUANTISE_STAGES
 const bool quantise = bx::ladder::add_rung(Kernel::quantise,
                                            {"00-naive", BX_SCALAR_QUANTISE_STAGES, nullptr, nullptr, bx::quantize_row_scalar});
+#endif
+
+#ifdef BX_SCALAR_ATTENTION_STAGES
+const bool attention = bx::ladder::add_rung(Kernel::attention, {"00-naive", BX_SCALAR_ATTENTION_STAGES, nullptr, nullptr,
+                                                                nullptr, bx::test::reference_attention_layer});
+#endif
+#ifdef BX_SCALAR_LAYERNORM_STAGES
+void scalar_norm(float* x, int rows, const float* gamma, const float* beta) {
+    for (int r = 0; r < rows; ++r) bx::layer_norm_scalar(x + r * bx::kHidden, bx::kHidden, gamma, beta, x + r * bx::kHidden);
+}
+const bool layernorm = bx::ladder::add_rung(Kernel::layernorm, {"00-naive", BX_SCALAR_LAYERNORM_STAGES, nullptr, nullptr,
+                                                                nullptr, nullptr, scalar_norm});
 #endif
 
 }  // namespace

@@ -8,7 +8,7 @@
 // bench/results/ladders.md from the pinned run.
 //
 //   node bench/micro/ladder/run.mjs [--rounds 15] [--configs wasmtime:epoch,wasmtime:plain,v8:plain]
-//                                   [--kernels gemm,gelu,exp,quantise] [--no-native] [--table-only]
+//                                   [--kernels gemm,gelu,exp,quantise,attention,layernorm] [--no-native] [--table-only]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -26,7 +26,7 @@ function pin(table, file) {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const results = join(root, 'bench/results');
-const KERNELS = ['gemm', 'gelu', 'exp', 'quantise'];
+const KERNELS = ['gemm', 'gelu', 'exp', 'quantise', 'attention', 'layernorm'];
 
 function options(argv) {
     const o = { rounds: 15, configs: 'wasmtime:epoch,wasmtime:plain,v8:plain', kernels: KERNELS.join(','), native: true, tableOnly: false,

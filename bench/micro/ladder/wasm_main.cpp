@@ -58,8 +58,8 @@ int main(int argc, char** argv) {
         std::printf("%s{\"kernel\": \"%s\", \"workload\": \"%s\", \"rounds\": %d, \"rungs\": [", l ? ", " : "",
                     bx::ladder::kernel_name(kernel), workload.describe().c_str(), rounds);
         for (std::size_t r = 0; r < list.size(); ++r) {
-            std::printf("%s{\"stage\": \"%s\", \"stages\": \"%s\", \"median_ns\": %.0f, \"pass_ns\": [", r ? ", " : "",
-                        list[r].stage.c_str(), list[r].stages.c_str(), median(times[r]));
+            std::printf("%s{\"stage\": \"%s\", \"stages\": \"%s\", \"code\": \"%s\", \"median_ns\": %.0f, \"pass_ns\": [",
+                        r ? ", " : "", list[r].stage.c_str(), list[r].stages.c_str(), list[r].code.c_str(), median(times[r]));
             for (std::size_t i = 0; i < times[r].size(); ++i) std::printf("%s%.0f", i ? ", " : "", times[r][i]);
             std::printf("]}");
         }
