@@ -55,3 +55,21 @@ add_test(NAME "book: rendered mutant stale is caught" COMMAND "${BX_NODE}" "${BX
          WORKING_DIRECTORY "${BX_ROOT}")
 set_tests_properties("book: rendered mutant stale is caught" PROPERTIES LABELS "book;quick;mutant"
                      PASS_REGULAR_EXPRESSION "book/rendered/ is stale")
+
+# Every relative link and anchor in book/rendered/, README.md and
+# stages/README.md resolves; the mutant adds a link to an anchor no chapter has.
+add_test(NAME "book: links resolve" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/check-links.mjs"
+         WORKING_DIRECTORY "${BX_ROOT}")
+add_test(NAME "book: links mutant broken-anchor is caught" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/check-links.mjs" --plant
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties("book: links resolve" PROPERTIES LABELS "book;quick")
+set_tests_properties("book: links mutant broken-anchor is caught" PROPERTIES LABELS "book;quick;mutant" WILL_FAIL TRUE)
+
+# README.md's count of the stages beyond the post is the tree's; the mutant
+# checks a copy with the count one short.
+add_test(NAME "stages: README count is fresh" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/stages-index.mjs" --check-readme README.md
+         WORKING_DIRECTORY "${BX_ROOT}")
+add_test(NAME "stages: README count mutant is caught" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/stages-index.mjs" --check-readme README.md --plant
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties("stages: README count is fresh" PROPERTIES LABELS "book;quick")
+set_tests_properties("stages: README count mutant is caught" PROPERTIES LABELS "book;quick;mutant" WILL_FAIL TRUE)

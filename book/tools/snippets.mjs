@@ -17,6 +17,7 @@
 //   {{post KEY}}             one of the post's own figures, attributed (inline)
 //   {{model FIELD}}          a field of the .bxm header                (inline)
 //   {{const NAME}}           an `inline constexpr` from common/stage/stage.hpp (inline)
+//   {{stages FIELD}}         counted from stages/: last, last-dir, count, beyond (stages after 09, in words) (inline)
 //
 // Marker syntax in sources (a line holding only a comment):
 //   // snippet: gemm-tile          (also `# snippet: name` in CMake, shell, Python)
@@ -247,6 +248,23 @@ export function modelHeader(file = MODEL) {
     h.head_dim = h.hidden / h.heads;
     h.entity_types = (h.labels - 1) / 4;
     return h;
+}
+
+// Numbers the prose quotes about the stages, counted from stages/ so that a new
+// stage cannot leave them behind.
+const SMALL = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
+               'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+export function numberWords(n) {
+    if (n < 20) return SMALL[n];
+    if (n < 100) return TENS[Math.floor(n / 10)] + (n % 10 ? `-${SMALL[n % 10]}` : '');
+    return String(n);
+}
+export function stageCounts() {
+    const numbers = fs.readdirSync(path.join(ROOT, 'stages')).filter((d) => /^\d\d-/.test(d)).map((d) => Number(d.slice(0, 2))).sort((a, b) => a - b);
+    const beyond = numbers.filter((n) => n > 9).length;
+    const lastDir = fs.readdirSync(path.join(ROOT, 'stages')).filter((d) => /^\d\d-/.test(d)).sort().at(-1);
+    return { last: String(numbers.at(-1)).padStart(2, '0'), 'last-dir': lastDir, count: String(numbers.length), beyond: numberWords(beyond) };
 }
 
 function contractConst(name, root = ROOT) {
@@ -562,6 +580,11 @@ class Expander {
                 }
                 if (!(args[0] in this.model)) { this.errors.push(`${where}: unknown model field '${args[0]}' (known: ${Object.keys(this.model).join(', ')})`); return '??'; }
                 return String(this.model[args[0]]);
+            }
+            if (kind === 'stages') {
+                const v = stageCounts()[args[0]];
+                if (v === undefined) { this.errors.push(`${where}: unknown stages field '${args[0]}' (known: ${Object.keys(stageCounts()).join(', ')})`); return '??'; }
+                return v;
             }
             if (kind === 'const') {
                 const v = contractConst(args[0]);

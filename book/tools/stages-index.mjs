@@ -6,6 +6,8 @@
 //   node book/tools/stages-index.mjs                 the index, on stdout
 //   node book/tools/stages-index.mjs -o FILE         written to FILE
 //   node book/tools/stages-index.mjs --check FILE    exit 1 when FILE is not what would be written
+//   node book/tools/stages-index.mjs --check-readme README.md [--plant]
+//                                                    exit 1 when its count of stages beyond the post is not the tree's
 //   node book/tools/stages-index.mjs --plant-stale FILE
 //                                                    FILE = the index with one row changed
 //                                                    (for the mutant test: --check must reject it)
@@ -23,6 +25,7 @@ import { fmt, trustWarning } from '../../bench/lib/results.mjs';
 import { modelHash } from '../../bench/lib/guest.mjs';
 import { instructionsOf, intervalText, resultOf, stepInterval } from '../../bench/lib/runtime-tables.mjs';
 import { verdict } from '../../bench/lib/stats.mjs';
+import { stageCounts } from './snippets.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STAGES = join(ROOT, 'stages');
@@ -141,7 +144,7 @@ export function render() {
             `[${stage}](${stage}/)`,
             kernelsOf(stage, prev),
             cellText(ideaOf(stage)),
-            ch ? `[chapter ${ch.slice(0, 2)}](../book/chapters/${ch})` : '–',
+            ch ? `[chapter ${ch.slice(0, 2)}](../book/rendered/${ch})` : '–',
             prev ? stepCell(run, instrRun, stage, prev, 'wasmtime:epoch', 'wasmtime') : '–',
             prev ? stepCell(run, instrRun, stage, prev, 'v8:plain', 'v8') : '–',
         ];
@@ -215,9 +218,22 @@ function stale(text) {
     return lines.join('\n');
 }
 
+// README.md says how many stages go beyond the post ("then twenty-one more."):
+// that count must be the tree's. With plant, the check runs on a copy whose
+// count is one short, and must fail.
+function checkReadme(file, plant) {
+    let text = readFileSync(file, 'utf8').replace(/\s+/g, ' ');
+    const { beyond } = stageCounts();
+    if (plant) text = text.replace(`then ${beyond} more.`, 'then one more.');
+    if (text.includes(`then ${beyond} more.`)) return 0;
+    console.error(`${file}: its count of the stages beyond the post is not "then ${beyond} more." (stages/ has them)`);
+    return 1;
+}
+
 function main(argv) {
     const [opt, file] = argv;
     if (opt === '--map') { process.stdout.write(renderMap()); return 0; }
+    if (opt === '--check-readme') return checkReadme(file, argv.includes('--plant'));
     const text = render();
     if (opt === undefined) { process.stdout.write(text); return 0; }
     if (!file || !['-o', '--check', '--plant-stale'].includes(opt) || argv.length > 2) {
