@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ROUTES } from './snippets.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(process.env.BOOK_ROOT || path.join(here, '..', '..'));
@@ -59,6 +60,14 @@ const index = [`# ${BOOK_TITLE} {#contents}`, ''];
 if (manifest.draft) {
     index.push('::: {.draft-banner}', `**Draft build** (\`BOOK_ALLOW_MISSING=1\`): ${manifest.missing.length} placeholder(s) stand in for snippets, stages or results that do not exist yet. A real \`make book\` fails on each of them.`, ':::', '');
 }
+// The routes (a chapter's `routes:`), each a short list in book order, then
+// the whole book.
+for (const [route, title] of Object.entries(ROUTES)) {
+    const on = manifest.chapters.map((c, i) => ({ ...c, n: i + 1 })).filter((c) => (c.routes || []).includes(route));
+    if (!on.length) continue;
+    index.push(`## ${title}`, '', on.map((c) => `[${c.n}. ${c.title}](${c.html})`).join(' · '), '');
+}
+if (Object.keys(ROUTES).length) index.push('## The whole book', '');
 // Parts (a chapter's `part:` opens one) and, inside a part, groups (`group:`,
 // the kernel the chapters of Part III are gathered by) as headings; chapters
 // keep one numbering across the whole book.

@@ -33,6 +33,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { whereBox } from './stages-index.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(process.env.BOOK_ROOT || path.join(here, '..', '..'));
@@ -249,6 +250,13 @@ export function modelHeader(file = MODEL) {
     h.entity_types = (h.labels - 1) / 4;
     return h;
 }
+
+// The reader's routes through the book besides the whole: a chapter joins one
+// with `routes: "hour, post"` in its front matter; the contents page lists each.
+export const ROUTES = {
+    hour: 'An hour: the setup, the post\'s key steps and the full picture',
+    post: 'The post\'s nine steps only',
+};
 
 // Numbers the prose quotes about the stages, counted from stages/ so that a new
 // stage cannot leave them behind.
@@ -637,6 +645,14 @@ class Expander {
                 this.errors.push(`${where}: typed number '${typed[0]}' in prose: timings and ratios come from results files ({{table}}, {{check}}) or, attributed, {{post KEY}}`);
             }
             out.push(this.inline(where, line));
+            // A stage's chapter opens with its generated "where we are" box.
+            if (/^# /.test(line) && ch.meta.stage && out.filter((l) => /^# /.test(l)).length === 1) {
+                try {
+                    out.push('', ...whereBox(ch.meta.stage));
+                } catch (e) {
+                    this.errors.push(`${where}: the "where we are" box: ${e.message}`);
+                }
+            }
         });
         ch.draft = this.missing.length > missingBefore;
         if (ch.draft) {
@@ -706,6 +722,9 @@ function build({ allowMissing }) {
     // The book is in parts: the first chapter opens one, and a group (the
     // kernel Part III gathers its chapters by) belongs to a stage chapter.
     if (chapters.some((c) => c.meta.part) && !chapters[0].meta.part) ex.errors.push(`book/chapters/${chapters[0].file}: the first chapter opens the first part (front matter part: "Part I: ...")`);
+    for (const ch of chapters)
+        for (const r of (ch.meta.routes || '').split(',').map((x) => x.trim()).filter(Boolean))
+            if (!ROUTES[r]) ex.errors.push(`book/chapters/${ch.file}: unknown route '${r}' (known: ${Object.keys(ROUTES).join(', ')})`);
     for (const ch of chapters) if (ch.meta.group && !ch.meta.stage) ex.errors.push(`book/chapters/${ch.file}: group: "${ch.meta.group}" on a chapter that is not a stage's`);
     if (!chapters.length) ex.errors.push('no chapters in book/chapters (expected NN-slug.md files)');
     const expanded = chapters.map((ch) => [ch, ex.chapter(ch)]);
@@ -743,6 +762,7 @@ function build({ allowMissing }) {
         plots,
         chapters: chapters.map((c, i) => ({
             file: c.file, stem: c.stem, html: `${c.stem}.html`, title: c.title, stage: c.meta.stage || null, part: c.meta.part || null, group: c.meta.group || null,
+            routes: (c.meta.routes || '').split(',').map((r) => r.trim()).filter(Boolean),
             stageDir: c.stageDir || null, draft: c.draft, snippets: c.snippets, diffs: c.diffs, tables: c.tables, lines: c.lines, figures: c.figures, checks: c.checks,
             prev: i > 0 ? chapters[i - 1].stem : null, next: i + 1 < chapters.length ? chapters[i + 1].stem : null,
         })),

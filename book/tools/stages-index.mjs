@@ -130,6 +130,35 @@ function stepCell(run, instrRun, stage, prev, key, runtime) {
     return `${intervalText(iv)}, ${verdict(iv)}${a !== null && b !== null ? `; instructions ${fmt(a / b, 3)}×` : ''}`;
 }
 
+// The "where we are" box that opens every stage's chapter: the stage before
+// (a link to its chapter), this stage's idea in a sentence (its README's
+// heading), and its forward pass under wasmtime with epoch interruption as a
+// ratio to stage 00 and to stage 09, from the pinned forward run.
+export function whereBox(nn) {
+    const dirs = stageDirs();
+    const at = dirs.findIndex((d) => d.startsWith(`${nn}-`));
+    if (at < 0) throw new Error(`no stage ${nn}`);
+    const stage = dirs[at], prev = at > 0 ? dirs[at - 1] : null;
+    const chapterOf = chapters();
+    const run = readRun('forward');
+    const key = 'wasmtime:epoch';
+    const against = (other) => {
+        const base = dirs.find((d) => d.startsWith(`${other}-`));
+        if (!base || base === stage) return null;
+        const iv = run ? stepInterval(run, stage, base, key) : null;
+        return iv ? `${intervalText(iv)} stage ${other}'s` : null;
+    };
+    const before = prev
+        ? `after [stage ${prev.slice(0, 2)}](${chapterOf.get(prev.slice(0, 2)) ?? `../../stages/${prev}/`}) (${ideaOf(prev)})`
+        : 'the first stage, the oracle every other is compared with';
+    const ratios = ['00', '09'].map(against).filter(Boolean);
+    const lines = [`> **Where we are.** Stage ${nn}, ${before}. The idea: ${ideaOf(stage)}.`];
+    if (ratios.length) lines.push(`> Its forward pass under wasmtime with epoch interruption: ${ratios.join('; ')}` +
+                                  ` (\`bench/results/${run.file.split('/').pop()}\`).`);
+    else if (nn !== '00') lines.push(`> Its forward pass is not in the pinned forward run (\`make bench-all\`) yet.`);
+    return lines;
+}
+
 // Table cells may not hold a bare "|".
 const cellText = (s) => s.replace(/\|/g, '\\|');
 
