@@ -73,3 +73,13 @@ add_test(NAME "stages: README count mutant is caught" COMMAND "${BX_NODE}" "${BX
          WORKING_DIRECTORY "${BX_ROOT}")
 set_tests_properties("stages: README count is fresh" PROPERTIES LABELS "book;quick")
 set_tests_properties("stages: README count mutant is caught" PROPERTIES LABELS "book;quick;mutant" WILL_FAIL TRUE)
+
+# The rendered book leads with prose: at least half its words outside code,
+# tables and folded evidence, and no chapter with more than 1,500 words of
+# generated output left open; the mutant reads every <details> as open.
+add_test(NAME "book: prose leads" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/word-share.mjs"
+         WORKING_DIRECTORY "${BX_ROOT}")
+add_test(NAME "book: prose leads mutant unfolded is caught" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/word-share.mjs" --plant
+         WORKING_DIRECTORY "${BX_ROOT}")
+set_tests_properties("book: prose leads" PROPERTIES LABELS "book;quick")
+set_tests_properties("book: prose leads mutant unfolded is caught" PROPERTIES LABELS "book;quick;mutant" WILL_FAIL TRUE)
