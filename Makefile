@@ -2,7 +2,7 @@
 #
 # Every target, here and in the fragments included at the bottom, has its help
 # on the line directly above its rule line: `## <group>: <one line>`, groups
-# everyday, the book, the model, deep dives, internals, old names.
+# everyday, the book, the model, deep dives, internals. One name per target: no aliases.
 # common/make/help.mjs prints them; tests/integration/make_help.test.mjs fails
 # when a target has none.
 #

@@ -26,7 +26,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const GROUPS = ['everyday', 'the book', 'the model', 'deep dives', 'internals', 'old names'];
+const GROUPS = ['everyday', 'the book', 'the model', 'deep dives', 'internals'];
 
 const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../..'));
 const problems = [];
