@@ -1,4 +1,4 @@
-// Stage 00's tokenizer: parse the embedded tokenizer.json and index its
+// The tokenizer: parse the embedded tokenizer.json and index its
 // vocabulary, on every call (the post's starting point for Part 4).
 #include <memory>
 

@@ -1,4 +1,4 @@
-// Stage 00's Unigram step: the vocabulary indexed the straightforward way, on
+// The Unigram step: the vocabulary indexed the straightforward way, on
 // every load -- a hash map from piece to id and a byte trie of all pieces,
 // both built from the parsed tokenizer.json. That building is the post's
 // "~13 ms ... HashMap and a trie of 31,000 pieces" that Part 4 removes.

@@ -1,7 +1,7 @@
 // The softmax: every step but the sum four lanes at a time, and the sums of
 // several rows side by side, each in its own row's order.
 //
-// Stage 00's softmax of a row p of 256 scores is three loops:
+// The softmax of a row p of 256 scores, as the oracle computes it, is three loops:
 //   m = p[0]; for j: if (p[j] > m) m = p[j]          the row max
 //   for j: p[j] = bx_expf(p[j] - m); z += p[j]       exp, and the sum z
 //   for j: p[j] = p[j] / z                           normalise

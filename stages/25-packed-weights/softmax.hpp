@@ -3,7 +3,7 @@
 // The range test of exp is a float comparison (below(), at_least()).
 // Exp's edge lanes are computed after its loop, so the loop calls nothing.
 //
-// Stage 00's softmax of a row p of 256 scores is three loops:
+// The softmax of a row p of 256 scores, as the oracle computes it, is three loops:
 //   m = p[0]; for j: if (p[j] > m) m = p[j]          the row max
 //   for j: p[j] = bx_expf(p[j] - m); z += p[j]       exp, and the sum z
 //   for j: p[j] = p[j] / z                           normalise
