@@ -56,30 +56,25 @@ add_test(NAME "book: rendered mutant stale is caught" COMMAND "${BX_NODE}" "${BX
 set_tests_properties("book: rendered mutant stale is caught" PROPERTIES LABELS "book;quick;mutant"
                      PASS_REGULAR_EXPRESSION "book/rendered/ is stale")
 
+# A check run by Node from the repository root, and its deliberate break: the
+# same command with --plant, which must fail.
+function(bx_book_check name break_name)
+  add_test(NAME "${name}" COMMAND "${BX_NODE}" ${ARGN} WORKING_DIRECTORY "${BX_ROOT}")
+  add_test(NAME "${break_name}" COMMAND "${BX_NODE}" ${ARGN} --plant WORKING_DIRECTORY "${BX_ROOT}")
+  set_tests_properties("${name}" PROPERTIES LABELS "book;quick")
+  set_tests_properties("${break_name}" PROPERTIES LABELS "book;quick;mutant" WILL_FAIL TRUE)
+endfunction()
+
 # Every relative link and anchor in book/rendered/, README.md and
 # stages/README.md resolves; the mutant adds a link to an anchor no chapter has.
-add_test(NAME "book: links resolve" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/check-links.mjs"
-         WORKING_DIRECTORY "${BX_ROOT}")
-add_test(NAME "book: links mutant broken-anchor is caught" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/check-links.mjs" --plant
-         WORKING_DIRECTORY "${BX_ROOT}")
-set_tests_properties("book: links resolve" PROPERTIES LABELS "book;quick")
-set_tests_properties("book: links mutant broken-anchor is caught" PROPERTIES LABELS "book;quick;mutant" WILL_FAIL TRUE)
+bx_book_check("book: links resolve" "book: links mutant broken-anchor is caught" "${BX_ROOT}/book/tools/check-links.mjs")
 
 # README.md's count of the stages beyond the post is the tree's; the mutant
 # checks a copy with the count one short.
-add_test(NAME "stages: README count is fresh" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/stages-index.mjs" --check-readme README.md
-         WORKING_DIRECTORY "${BX_ROOT}")
-add_test(NAME "stages: README count mutant is caught" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/stages-index.mjs" --check-readme README.md --plant
-         WORKING_DIRECTORY "${BX_ROOT}")
-set_tests_properties("stages: README count is fresh" PROPERTIES LABELS "book;quick")
-set_tests_properties("stages: README count mutant is caught" PROPERTIES LABELS "book;quick;mutant" WILL_FAIL TRUE)
+bx_book_check("stages: README count is fresh" "stages: README count mutant is caught"
+              "${BX_ROOT}/book/tools/stages-index.mjs" --check-readme README.md)
 
 # The rendered book leads with prose: at least half its words outside code,
 # tables and folded evidence, and no chapter with more than 1,500 words of
 # generated output left open; the mutant reads every <details> as open.
-add_test(NAME "book: prose leads" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/word-share.mjs"
-         WORKING_DIRECTORY "${BX_ROOT}")
-add_test(NAME "book: prose leads mutant unfolded is caught" COMMAND "${BX_NODE}" "${BX_ROOT}/book/tools/word-share.mjs" --plant
-         WORKING_DIRECTORY "${BX_ROOT}")
-set_tests_properties("book: prose leads" PROPERTIES LABELS "book;quick")
-set_tests_properties("book: prose leads mutant unfolded is caught" PROPERTIES LABELS "book;quick;mutant" WILL_FAIL TRUE)
+bx_book_check("book: prose leads" "book: prose leads mutant unfolded is caught" "${BX_ROOT}/book/tools/word-share.mjs")
