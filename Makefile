@@ -217,5 +217,6 @@ diff: require-stage
 clean:
 	rm -rf build
 
-# ---- fragments owned by others (each optional) -------------------------------
--include $(wildcard assets/recipe/*.mk common/harness/harness.mk common/service/redact.mk common/service/deploy.mk bench/bench.mk book/book.mk tests/tests.mk)
+# ---- the other commands, each kept beside the part of the tree it drives -------
+include $(wildcard assets/recipe/*.mk) common/harness/harness.mk common/service/redact.mk common/service/deploy.mk \
+        bench/bench.mk book/book.mk tests/tests.mk

@@ -766,6 +766,25 @@ function build({ allowMissing }) {
     for (const ch of chapters)
         for (const r of (ch.meta.routes || '').split(',').map((x) => x.trim()).filter(Boolean))
             if (!ROUTES[r]) ex.errors.push(`book/chapters/${ch.file}: unknown route '${r}' (known: ${Object.keys(ROUTES).join(', ')})`);
+    // Part III reads out of stage order, so a stage it mentions is a link to
+    // that stage's chapter: "stage `17`" alone, outside a link, is an error.
+    {
+        let inPart3 = false;
+        for (const ch of chapters) {
+            if (ch.meta.part) inPart3 = /^Part III\b/.test(ch.meta.part);
+            if (!inPart3) continue;
+            let fence = null;
+            ch.body.forEach((line, i) => {
+                const f = /^\s*(`{3,}|~{3,})/.exec(line);
+                if (f) { fence = fence ? null : f[1]; return; }
+                if (fence || /^\{\{/.test(line.trim())) return;
+                const bare = line.replace(/\[[^\]]*\]\([^)]*\)/g, '');
+                for (const m of bare.matchAll(/\b[Ss]tage (`?)(\d\d)\1(?!`)/g))
+                    if (m[2] !== ch.meta.stage)
+                        ex.errors.push(`book/chapters/${ch.file}:${ch.bodyStart + i + 1}: '${m[0]}' in Part III: link it to the stage's chapter`);
+            });
+        }
+    }
     for (const ch of chapters) if (ch.meta.group && !ch.meta.stage) ex.errors.push(`book/chapters/${ch.file}: group: "${ch.meta.group}" on a chapter that is not a stage's`);
     if (!chapters.length) ex.errors.push('no chapters in book/chapters (expected NN-slug.md files)');
     const expanded = chapters.map((ch) => [ch, ex.chapter(ch)]);
