@@ -95,7 +95,7 @@ function measure(o) {
             if (exit !== 0) failed = true;
             entry.workload = ladder.workload;
             for (const rung of ladder.rungs) {
-                if (!byStage.has(rung.stage)) byStage.set(rung.stage, { stage: rung.stage, stages: rung.stages, median_ns: {} });
+                if (!byStage.has(rung.stage)) byStage.set(rung.stage, { stage: rung.stage, stages: rung.stages, code: rung.code, median_ns: {} });
                 byStage.get(rung.stage).median_ns[configName(config)] = rung.median_ns;
             }
         }
