@@ -35,7 +35,7 @@ function makeEnv() {
 function makefiles(dir, rel = 'Makefile', found = []) {
   if (found.includes(rel) || !existsSync(path.join(dir, rel))) return found;
   found.push(rel);
-  for (const [, words] of readFileSync(path.join(dir, rel), 'utf8').matchAll(/^-?include\s+(.+)$/gm)) {
+  for (const [, words] of readFileSync(path.join(dir, rel), 'utf8').replace(/\\\n/g, ' ').matchAll(/^-?include\s+(.+)$/gm)) {
     for (const word of words.replace(/\$\(wildcard\s+(.*?)\)/, '$1').split(/\s+/).filter(Boolean)) {
       if (!word.includes('*')) {
         makefiles(dir, word, found);
