@@ -297,10 +297,9 @@ export function numberWords(n) {
     return String(n);
 }
 export function stageCounts() {
-    const numbers = fs.readdirSync(path.join(ROOT, 'stages')).filter((d) => /^\d\d-/.test(d)).map((d) => Number(d.slice(0, 2))).sort((a, b) => a - b);
-    const beyond = numbers.filter((n) => n > 9).length;
-    const lastDir = fs.readdirSync(path.join(ROOT, 'stages')).filter((d) => /^\d\d-/.test(d)).sort().at(-1);
-    return { last: String(numbers.at(-1)).padStart(2, '0'), 'last-dir': lastDir, count: String(numbers.length), beyond: numberWords(beyond) };
+    const dirs = stageDirs();
+    const beyond = dirs.filter((d) => Number(d.slice(0, 2)) > 9).length;
+    return { last: dirs.at(-1).slice(0, 2), 'last-dir': dirs.at(-1), count: String(dirs.length), beyond: numberWords(beyond) };
 }
 
 function contractConst(name, root = ROOT) {

@@ -111,7 +111,11 @@ function chapters() {
     return byStage;
 }
 
-const readRun = (table) => {
+// Each pinned run is read once per process (the book asks for the forward run
+// once per stage chapter).
+const runs = new Map();
+const readRun = (table) => (runs.has(table) ? runs.get(table) : runs.set(table, readRunFile(table)).get(table));
+const readRunFile = (table) => {
     const file = pinnedFile(table);
     if (!file || !existsSync(file)) return null;
     return { ...JSON.parse(readFileSync(file, 'utf8')), file };

@@ -35,7 +35,7 @@ struct Rung {
     QuantiseRow quantise = nullptr;
     AttentionRun attention = nullptr;
     NormRows norm = nullptr;
-    std::string code;    // the hash of the rung's code (CMake's), "" for the scalar rung
+    std::string code{};  // the hash of the rung's code (CMake's), "" for the scalar rung
 };
 
 // A stage's rung with the code hash CMake computed for it (BX_RUNG_CODE): the
