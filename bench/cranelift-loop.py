@@ -138,13 +138,10 @@ def builds(build_dir, stage):
 
 
 def provenance():
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "stages", "common"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
+    # The header every capture carries (bench/lib/capture-header.mjs): one writer for all tools.
     objdump = subprocess.run(["objdump", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    import datetime
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
-    return f"# {when}, commit {commit}{'+uncommitted' if dirty else ''}, {objdump}"
+    return subprocess.run(["node", os.path.join(ROOT, "bench/lib/capture-header.mjs"), "--tool", "bench/cranelift-loop.py", objdump],
+                          cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
 
 def main(argv):

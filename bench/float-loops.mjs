@@ -10,12 +10,12 @@
 //
 //   node bench/float-loops.mjs --stage 15 [-o FILE]   (stage 15 and the stage before it)
 //   make float-loops STAGE=15        (writes bench/results/check-15-float-loops.txt)
-import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { count, wasmFunctions, x86Code, x86Loops, xmmStackMove, xmmStackStore } from './lib/wasm-code.mjs';
 import { stageByNumber, stageNames } from '../tests/integration/lib/env.mjs';
+import { captureHeader } from './lib/capture-header.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,8 +36,8 @@ function main() {
     const stage = stageByNumber(o.stage);
     const dirs = stageNames().slice(0, stageNames().indexOf(stage) + 1).slice(-2);  // the one before, and it
     const lines = [
-        `# ${new Date().toISOString().slice(0, 16)}Z, ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}, ` +
-        `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff) (node bench/float-loops.mjs --stage ${o.stage})`,
+        captureHeader(`node ${process.version} (V8 ${process.versions.v8}, --no-liftoff) (node bench/float-loops.mjs --stage ${o.stage})`,
+                      ['bench/float-loops.mjs']),
         'The innermost x86-64 loops of forward() that multiply floats, as V8 compiles each stage, in code order.',
         '',
         '| stage | loop | instructions | vmulps | vaddps | xmm↔stack moves | of which stores | share of the loop |',

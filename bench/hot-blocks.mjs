@@ -21,6 +21,7 @@ import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stageByNumber } from '../tests/integration/lib/env.mjs';
+import { captureHeader } from './lib/capture-header.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -52,11 +53,9 @@ function main() {
                   '--dir', `${root}::/`, cli, 'redact', '--jsonl', `/${corpus}`];
     const r = spawnSync(wasmtime, args, { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, RUST_BACKTRACE: '0' } });
     if (r.status !== 0) throw new Error(`wasmtime hot-blocks failed (${r.status}): ${r.stderr.slice(-600)}`);
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'stages', 'common'], { cwd: root, encoding: 'utf8' }).trim() ? '+uncommitted' : '';
     const version = execFileSync(wasmtime, ['--version'], { encoding: 'utf8' }).trim();
     const header = [
-        `# ${new Date().toISOString().slice(0, 16)}Z, commit ${commit}${dirty}, ${version}, ${os.cpus()[0].model.trim()} x${os.cpus().length}`,
+        captureHeader(`${version}, ${os.cpus()[0].model.trim()} x${os.cpus().length}`, ['bench/hot-blocks.mjs']),
         `# wasmtime hot-blocks (perf, cpu-cycles), epoch interruption ${o.epoch ? 'on' : 'off'}, blocks covering ${o.percent}% of the samples`,
         `# stage ${stage}: cli.wasm redact --jsonl ${corpus}`,
     ];

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stageByNumber, stageNames } from '../tests/integration/lib/env.mjs';
+import { captureHeader } from './lib/capture-header.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -96,8 +97,8 @@ function main() {
         .filter((x) => x.top >= 0.3).sort((a, b) => b.top - a.top);
     const cpu = execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], { encoding: 'utf8' }).trim();
     const lines = [
-        `# ${new Date().toISOString().slice(0, 16)}Z, ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}, ` +
-        `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ${cpu} (node bench/profile.mjs --stage ${o.stage} --runs ${o.runs} --rounds ${o.rounds})`,
+        captureHeader(`node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ${cpu} ` +
+                      `(node bench/profile.mjs --stage ${o.stage} --runs ${o.runs} --rounds ${o.rounds})`, ['bench/profile.mjs']),
         `Share of CPU samples (perf, cpu-clock) in each wasm function: the eval corpus run ${o.runs} times through each stage's CLI,`,
         `in ${o.rounds} rounds that alternate the stages; the median share over the rounds, for functions with at least 0.3% in either`,
         'stage. The rest of 100% is Node, V8\'s compiler, the kernel and smaller functions.',

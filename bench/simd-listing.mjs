@@ -6,37 +6,43 @@
 // of the x86 marker), each with a count of its opcodes and its first lines.
 // Nothing here is pasted: `make simd-listings` rewrites every listing.
 //
-//   node bench/simd-listing.mjs --stage NN --function REGEX --marker REGEX --x86-marker REGEX
-//        [--run 'CLI ARGS' (eval --runs 1)] [--outer] [--title TEXT] [--lines 28] [-o FILE]
-// --run: a command of the stage's CLI that calls the function (V8 compiles it on
-// first call); --outer: the loop may hold other loops (a fallback path's).
+//   node bench/simd-listing.mjs (--stage NN | --module FILE) --function REGEX --marker REGEX
+//        --x86-marker REGEX [--run 'CLI ARGS' (eval --runs 1)] [--outer] [--title TEXT]
+//        [--lines 28] [-o FILE]
+// --module: any WASI command instead of a stage's CLI (the primer's own loops, run with
+// no arguments unless --run says otherwise); --run: a command of the stage's CLI that calls
+// the function (V8 compiles it on first call); --outer: the loop may hold other loops (a
+// fallback path's).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { count, wasmFunctions, wasmLoops, x86Code, x86Loops } from './lib/wasm-code.mjs';
+import { captureHeader } from './lib/capture-header.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-    const o = { stage: null, fn: null, marker: null, x86: null, title: null, lines: 28, out: null, build: 'build/wasm',
+    const o = { stage: null, module: null, fn: null, marker: null, x86: null, title: null, lines: 28, out: null, build: 'build/wasm',
                 run: ['eval', '--runs', '1'], innermost: true };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         const next = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
         if (a === '--stage') o.stage = next();
+        else if (a === '--module') o.module = next();
         else if (a === '--function') o.fn = new RegExp(next());
         else if (a === '--marker') o.marker = new RegExp(next());
         else if (a === '--x86-marker') o.x86 = new RegExp(next());
         else if (a === '--title') o.title = next();
-        else if (a === '--run') o.run = next().split(' ').filter(Boolean);
+        else if (a === '--run') o.run = next().split(' ').filter(Boolean), o.runGiven = true;
         else if (a === '--outer') o.innermost = false;
         else if (a === '--lines') o.lines = Number(next());
         else if (a === '-o') o.out = next();
         else if (a === '--build') o.build = next();
         else throw new Error(`unknown argument ${a}`);
     }
-    if (!o.stage || !o.fn || !o.marker || !o.x86) throw new Error('give --stage, --function, --marker and --x86-marker');
+    if (!(o.stage || o.module) || !o.fn || !o.marker || !o.x86) throw new Error('give --stage or --module, --function, --marker and --x86-marker');
+    if (o.module && !o.runGiven) o.run = [];
     return o;
 }
 
@@ -49,9 +55,10 @@ function histogram(list, opcode) {
 
 function main() {
     const o = parseArgs(process.argv.slice(2));
-    const stageDir = readdirSync(resolve(root, o.build, 'stages')).find((d) => d.startsWith(`${o.stage}-`));
-    if (!stageDir) throw new Error(`no ${o.build}/stages/${o.stage}-* (make build-wasm)`);
-    const module = join(o.build, 'stages', stageDir, 'cli.wasm');
+    const stageDir = o.module ? null : readdirSync(resolve(root, o.build, 'stages')).find((d) => d.startsWith(`${o.stage}-`));
+    if (!o.module && !stageDir) throw new Error(`no ${o.build}/stages/${o.stage}-* (make build-wasm)`);
+    const module = o.module ?? join(o.build, 'stages', stageDir, 'cli.wasm');
+    if (!existsSync(resolve(root, module))) throw new Error(`no ${module} (make build-wasm)`);
     const functions = wasmFunctions(resolve(root, module));
     const fn = functions.find((f) => o.fn.test(f.name));
     if (!fn) throw new Error(`${module}: no function matches ${o.fn}`);
@@ -63,12 +70,12 @@ function main() {
     const x86Loop = pick(x86Loops(x86Code(resolve(root, module), fn.index, o.run), { innermost: o.innermost }).map((l) => l.body), o.x86);
     if (!x86Loop || count(x86Loop, o.x86) === 0) throw new Error(`${fn.name}: no x86 loop holds ${o.x86}`);
 
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
     const wabt = execFileSync('wasm-objdump', ['--version'], { encoding: 'utf8' }).trim();
     const lines = [
-        `# ${new Date().toISOString().slice(0, 16)}Z, ${commit}, node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ` +
-        `wasm-objdump ${wabt} (node bench/simd-listing.mjs --stage ${o.stage} ...)`,
-        `${o.title ?? 'A loop'}: ${stageDir}, ${fn.name.replace(/\(anonymous namespace\)::/g, '').replace(/\(.*$/, '(...)')}`,
+        captureHeader(`node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ` +
+                      `wasm-objdump ${wabt} (node bench/simd-listing.mjs ${o.module ? `--module ${o.module}` : `--stage ${o.stage}`} ...)`,
+                      ['bench/simd-listing.mjs', 'book/primer']),
+        `${o.title ?? 'A loop'}: ${stageDir ?? basename(module)}, ${fn.name.replace(/\(anonymous namespace\)::/g, '').replace(/\(.*$/, '(...)')}`,
         '',
         `wasm, the ${o.innermost ? 'innermost ' : ''}loop with the most ${o.marker.source}: ${wasmLoop.length} instructions per trip`,
         `  ${histogram(wasmLoop, (t) => t.split(/\s+/)[0])}`,
@@ -77,7 +84,10 @@ function main() {
     const base = wasmLoop[0].depth;
     for (const ins of wasmLoop.slice(0, o.lines)) lines.push(`  ${'  '.repeat(Math.max(0, ins.depth - base))}${ins.text}`);
     if (wasmLoop.length > o.lines) lines.push(`  ... (${wasmLoop.length - o.lines} more)`);
-    lines.push('', `x86-64 from V8, the loop with the most ${o.x86.source}: ${x86Loop.length} instructions per trip`,
+    // TurboFan unrolls small loops itself: its loop may hold several trips of the wasm one.
+    const trips = count(x86Loop, o.x86) / count(wasmLoop, o.marker);
+    const unrolled = Number.isInteger(trips) && trips > 1 ? ` (${trips} trips of the wasm loop: V8 unrolled it)` : '';
+    lines.push('', `x86-64 from V8, the loop with the most ${o.x86.source}: ${x86Loop.length} instructions per trip${unrolled}`,
                `  ${histogram(x86Loop, (t) => t.replace(/^REX\.W\s+/, '').split(/\s+/)[0])}`, '');
     for (const ins of x86Loop.slice(0, o.lines)) lines.push(`  ${ins.text}`);
     if (x86Loop.length > o.lines) lines.push(`  ... (${x86Loop.length - o.lines} more)`);

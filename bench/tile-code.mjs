@@ -25,6 +25,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { best, count, gprStackMove, wasmFunctions, wasmLoops, x86Code, x86Loops, xmmStackMove } from './lib/wasm-code.mjs';
 import { instrument } from './epoch/instrument.mjs';
+import { captureHeader } from './lib/capture-header.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -97,9 +98,9 @@ function main() {
         if (b === list[0] || b.label === o.excerpt) excerpts[b.label] = { fn: fn.name, loop: wasmLoop, x86: x86Loop, isStack };
     }
     const lines = [
-        `# ${new Date().toISOString().slice(0, 16)}Z, ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}, ` +
-        `node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ${execFileSync('wasm-objdump', ['--version'], { encoding: 'utf8' }).trim()} ` +
-        `(node bench/tile-code.mjs --stage ${o.stage}${o.epoch ? ' --epoch' : ''})`,
+        captureHeader(`node ${process.version} (V8 ${process.versions.v8}, --no-liftoff), ` +
+                      `wasm-objdump ${execFileSync('wasm-objdump', ['--version'], { encoding: 'utf8' }).trim()} ` +
+                      `(node bench/tile-code.mjs --stage ${o.stage}${o.epoch ? ' --epoch' : ''})`, ['bench/tile-code.mjs']),
         `The inner loop of ${stageDir}'s int8 GEMM in each build${o.epoch ? ', instrumented with the epoch checks' : ''}: ` +
         'wasm body, and the x86-64 code V8 made of it.',
         '',

@@ -34,6 +34,13 @@
 # check-NN.txt and its variants), leaving stage 00's and the native ones alone.
 # CHECK_RESULTS_NAMES="07-eval 09" (with CHECK_RESULTS_STAGES naming their
 # stages) rewrites only the files with those names.
+# CHECK_RESULTS_STALE_ONLY=1 leaves out every capture that would come out the same (the
+# committed model, no change since its commit to the code it shows): a resumed run.
+#
+#   check-NN-tile-code.txt, -float-loops, -cranelift-loop, -hot-blocks, -profile, and
+#   listing-NN-simd-*.txt, listing-primer-*.txt
+#                         listings and profiles, each rewritten by the make target that made
+#                         it (its tool writes the header); the profiles last, with nothing beside
 # An exhaustive kernel check (check-gelu, check-quant, check-exp) runs only in the first stage
 # whose kernel files have that code; a later stage with the same code (snippet
 # markers aside) carries the proof over, as CTest does (same-code.cmake).
@@ -42,14 +49,20 @@ cd "$(dirname "$0")/../.."
 out=bench/results
 mkdir -p "$out"
 
-provenance() {
-    local dirty=""
-    # Untracked files count too: a new stage's directory is untracked until committed.
-    [ -z "$(git status --porcelain -- stages common assets/model/model.bxm assets/baselines 2>/dev/null)" ] ||
-        dirty="+uncommitted"
-    echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)$dirty," \
-         "model sha256 $(sha256sum assets/model/model.bxm | cut -c1-16), node $(node --version)," \
-         "$(clang-19 --version | head -1), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) x$(nproc)"
+provenance() {  # the header line every capture starts with (one writer: bench/lib/capture-header.mjs)
+    node bench/lib/capture-header.mjs --tool common/harness/check-results.sh \
+        "node $(node --version), $(clang-19 --version | head -1), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) x$(nproc)"
+}
+
+# wanted NAME: whether this run rewrites check-NAME.txt (CHECK_RESULTS_NAMES, and with
+# CHECK_RESULTS_STALE_ONLY=1 only when it would not come out the same: bench/lib/capture-header.mjs).
+wanted() {
+    if [ -n "${CHECK_RESULTS_NAMES:-}" ] && ! printf '%s\n' $CHECK_RESULTS_NAMES | grep -qx -- "$1"; then return 1; fi
+    if [ "${CHECK_RESULTS_STALE_ONLY:-}" = 1 ] &&
+       node bench/lib/capture-header.mjs --fresh "$out/check-$1.txt" --tool common/harness/check-results.sh; then
+        echo "check-results: $1 is up to date" >&2
+        return 1
+    fi
 }
 
 # run NAME EXPECT COMMAND...: the command's output (less build chatter) into
@@ -59,7 +72,7 @@ provenance() {
 run() {
     local name=$1 expect=$2; shift 2
     local file="$out/check-$name.txt"
-    if [ -n "${CHECK_RESULTS_NAMES:-}" ] && ! printf '%s\n' $CHECK_RESULTS_NAMES | grep -qx -- "$name"; then return 0; fi
+    wanted "$name" || return 0
     echo "check-results: $name ($*)" >&2
     { provenance; "$@" 2>&1 | grep -v -E '^\[ *[0-9]+%\]|^make\[|^-- |^(check|dump): [0-9]+/[0-9]+ texts, [0-9]+ s$|^(Built target|Consolidate compiler|Scanning dependencies|Building CXX|Linking CXX)' \
         | grep -v -E 'label ([A-Z_]+(-[A-Z_]+)?) -> \1$'; } > "$file"
@@ -70,44 +83,49 @@ run() {
     fi
 }
 
-# The native cross-check is the longest (stage 00 over every text) and needs one
-# core: it runs beside the others and is waited for at the end.
+# A pool of $(nproc) background jobs: each stage's logit, tokenizer and variant checks are one
+# job (run in order inside it, since a stage's checks share its diff file); the native
+# cross-check, the longest (stage 00 over every text), is one more. A job that fails ends
+# itself with status 1; the script goes on and exits 1 at the end.
+slots=$(nproc)
+failed=0
+spawn() {  # spawn COMMAND...: in the background, once a slot is free
+    while [ "$(jobs -rp | wc -l)" -ge "$slots" ]; do wait -n || failed=1; done
+    "$@" &
+}
+drain() { while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done; }
 only=${CHECK_RESULTS_STAGES:-}
-native_pid=
 if [ "${CHECK_RESULTS_SKIP_NATIVE:-}" != 1 ] && [ -z "$only" ]; then
-    run 00-native pass make -s check STAGE=00 NATIVE=1 &
-    native_pid=$!
+    spawn run 00-native pass make -s check STAGE=00 NATIVE=1
 fi
 stages=$(ls -d stages/[0-9][0-9]-* | xargs -n1 basename)
 if [ -n "$only" ]; then
     stages=$(for stage in $stages; do for num in $only; do [ "${stage%%-*}" = "$num" ] && echo "$stage"; done; done)
 fi
-for stage in $stages; do
-    num=${stage%%-*}
-    [ "$num" = 00 ] && continue
-    run "$num" pass make -s check STAGE="$num"
-    run "$num-eval" pass make -s check STAGE="$num" CORPUS=assets/corpora/eval.jsonl
-done
-if [ -z "$only" ]; then
-    run 00 pass make -s check STAGE=00 LIMIT=40
-    run 00-mutate fail make -s check-mutant STAGE=00 LIMIT=3
-fi
-# The tokenizer of each stage against the reference's golden files, and its
-# `>` -> `>=` mutant, which must fail.
-for stage in $stages; do
-    num=${stage%%-*}
+# stage_checks STAGE: every logit bit on both corpora (stage 00: 40 texts and the one-bit
+# mutation), the tokenizer against the reference's golden files and its `>` -> `>=` mutant,
+# which must fail, and each kept variant (a failed idea, bx_stage(VARIANTS ...) as CMake
+# listed it in the wasm build's variants.json), which must fail too.
+stage_checks() {
+    local stage=$1 num=${1%%-*} variant
+    if [ "$num" = 00 ]; then
+        if [ -z "$only" ]; then
+            run 00 pass make -s check STAGE=00 LIMIT=40
+            run 00-mutate fail make -s check-mutant STAGE=00 LIMIT=3
+        fi
+    else
+        run "$num" pass make -s check STAGE="$num"
+        run "$num-eval" pass make -s check STAGE="$num" CORPUS=assets/corpora/eval.jsonl
+    fi
     run "$num-tok" pass make -s check-tok STAGE="$num"
     run "$num-tok-mutant" fail make -s check-tok-mutant STAGE="$num"
-done
-# Kept variants (failed ideas): bx_stage(VARIANTS a b ...), as CMake listed
-# them in the wasm build's variants.json.
-for stage in $stages; do
-    num=${stage%%-*}
     for variant in $(node -e 'for (const v of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).failing) console.log(v)' \
                      "build/wasm/stages/$stage/variants.json"); do
         run "$num-$variant" fail make -s check STAGE="$num" VARIANT="$variant" CORPUS=assets/corpora/eval.jsonl
     done
-done
+}
+for stage in $stages; do spawn stage_checks "$stage"; done
+drain
 # Stage-specific harness commands (bx_stage HARNESS_COMMANDS), from variants.json.
 json_list() {  # json_list FILE KEY: one entry of the JSON array FILE.KEY per line
     node -e 'for (const v of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]] ?? []) console.log(v)' "$1" "$2"
@@ -168,5 +186,43 @@ for stage in $(ls -d stages/[0-9][0-9]-* | xargs -n1 basename); do  # every stag
     kernel_proofs check-quant quantize.hpp quantize.cpp
     kernel_proofs check-exp softmax.hpp softmax.cpp
 done
-if [ -n "$native_pid" ] && ! wait "$native_pid"; then exit 1; fi
+
+# Captures a tool writes itself, header included: code listings (what V8 and Cranelift make of a
+# loop) and, once nothing else runs, the profiles (shares of the CPU, so they are measurements).
+# Each capture present is rewritten by the make target that made it.
+made_by() {  # made_by FILE TOOL COMMAND...: bench/results/FILE.txt, which COMMAND writes with TOOL
+    local name=$1 tool=$2; shift 2
+    local num=${name#check-}; num=${num#listing-}; num=${num%%-*}
+    if [ -n "$only" ] && ! printf '%s\n' $only | grep -qx -- "$num"; then return 0; fi
+    if [ -n "${CHECK_RESULTS_NAMES:-}" ] && ! printf '%s\n' $CHECK_RESULTS_NAMES | grep -qx -- "${name#check-}"; then return 0; fi
+    if [ "${CHECK_RESULTS_STALE_ONLY:-}" = 1 ] && node bench/lib/capture-header.mjs --fresh "$out/$name.txt" --tool "$tool"; then
+        echo "check-results: $name is up to date" >&2
+        return 0
+    fi
+    echo "check-results: $name ($*)" >&2
+    "$@" >&2 || { echo "check-results: $name: $* failed" >&2; exit 1; }
+}
+captures() {  # captures KIND: the stage numbers with a bench/results/check-NN-KIND.txt
+    ls "$out" | sed -n "s/^check-\([0-9][0-9]\)-$1\.txt\$/\1/p"
+}
+for num in $(captures tile-code); do made_by "check-$num-tile-code" bench/tile-code.mjs make -s tile-code STAGE="$num"; done
+for num in $(captures tile-code-epoch); do made_by "check-$num-tile-code-epoch" bench/tile-code.mjs make -s tile-code STAGE="$num" EPOCH=1; done
+for num in $(captures float-loops); do made_by "check-$num-float-loops" bench/float-loops.mjs make -s float-loops STAGE="$num"; done
+for num in $(captures cranelift-loop); do made_by "check-$num-cranelift-loop" bench/cranelift-loop.py make -s cranelift-loop STAGE="$num"; done
+# The book's listings (listing-*.txt): one target writes the stages' SIMD loops, one the
+# primer's own; each runs when any of its files is due.
+listings() {  # listings TARGET PATTERN: run TARGET once if a listing-PATTERN.txt is due
+    local target=$1 name before
+    for name in $(ls "$out" | sed -n "s/^\(listing-$2\)\.txt\$/\1/p"); do
+        before=$(stat -c %Y "$out/$name.txt")
+        made_by "$name" bench/simd-listing.mjs make -s "$target"
+        [ "$(stat -c %Y "$out/$name.txt")" = "$before" ] || break
+    done
+}
+listings simd-listings '[0-9][0-9]-simd-[a-z-]*'
+listings primer-listings 'primer-[a-z-]*'
+drain
+for num in $(captures hot-blocks); do made_by "check-$num-hot-blocks" bench/hot-blocks.mjs make -s hot-blocks STAGE="$num"; done
+for num in $(captures profile); do made_by "check-$num-profile" bench/profile.mjs make -s profile STAGE="$num"; done
+[ "$failed" = 0 ] || { echo "check-results: a check did not end as it must (above)" >&2; exit 1; }
 echo "check-results: bench/results/check-*.txt rewritten" >&2
