@@ -24,8 +24,10 @@
 #   make float-loops STAGE=NN   forward()'s float loops in V8's x86 code for stage NN and the one
 #                          before: instructions and xmm<->stack moves (bench/float-loops.mjs ->
 #                          bench/results/check-NN-float-loops.txt; installs wabt)
-#   make simd-listings     four of our inner loops in wasm and in V8's x86 code, for the book's SIMD
-#                          chapter (bench/simd-listing.mjs -> bench/results/check-NN-simd-*.txt; installs wabt)
+#   make simd-listings     four of our inner loops in wasm and in V8's x86 code, for the chapters that
+#                          argue from them (bench/simd-listing.mjs -> bench/results/listing-NN-simd-*.txt; installs wabt)
+#   make primer-listings   the SIMD primer's own two loops (book/primer/loops.cpp, built on its own)
+#                          in wasm and in V8's x86 code (-> bench/results/listing-primer-*.txt)
 #   make bench-serve STAGES=00,04,09,30   the whole request through `make serve`'s host, stages side by
 #                          side: Server-Timing medians and component sizes (bench/e2e/serve.mjs)
 #   make limits [STAGES=00,12]   every stage's component against Akamai Functions' limits: size,
@@ -72,7 +74,7 @@ BENCH_CMD = $(NODE) bench/e2e/bench.mjs --build $(WASM_BUILD) --runs $(BENCH_RUN
             --rounds $(BENCH_ROUNDS) --configs $(BENCH_CONFIGS) --corpus $(BENCH_CORPUS) --ref $(BENCH_REF) \
             --tiering $(BENCH_TIERING) $(BENCH_ARGS)
 
-.PHONY: hot-blocks cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-ladders bench-floor readme-chart bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile
+.PHONY: hot-blocks cranelift-loop bench-instructions load limits page-screenshot bench-remote bench bench-all bench-peer bench-peer-setup bench-report simd-listings bench-micro bench-ladders bench-floor readme-chart bench-selftest bench-serve bench-sweep bench-tiles tile-code float-loops profile primer-listings
 
 $(BENCH_REF_BUILD): $(BENCH_CORPUS) assets/model/model.bxm $(WASM_BUILD)/stages/$(BENCH_STAGE00)/cli.wasm
 	@mkdir -p $(dir $@)
@@ -166,18 +168,32 @@ float-loops: require-stage build-wasm
 
 # The listings name their stages by what they show: the first stage with each kernel as it is now.
 SIMD_LISTING = $(NODE) bench/simd-listing.mjs
-## deep dives: four inner loops in wasm and in V8's x86 code, for the book's SIMD chapter (bench/results/check-NN-simd-*.txt)
+## deep dives: four of the stages' inner loops in wasm and in V8's x86 code (bench/results/listing-NN-simd-*.txt)
 simd-listings: build-wasm
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
 	$(SIMD_LISTING) --stage 11 --function '::gemm\(' --marker '^i32x4\.dot_i16x8_s$$' --x86-marker 'pmaddwd' \
-	  --title "The int8 GEMM's inner loop (4x1 tile, widened activations)" --lines 30 -o bench/results/check-11-simd-gemm.txt
+	  --title "The int8 GEMM's inner loop (4x1 tile, widened activations)" --lines 30 -o bench/results/listing-11-simd-gemm.txt
 	$(SIMD_LISTING) --stage 06 --function 'bx::stage::forward\(' --marker '^f32x4\.mul$$' --x86-marker 'vmulps' \
-	  --title "Attention scores: four keys by four query rows per step" --lines 24 -o bench/results/check-06-simd-scores.txt
+	  --title "Attention scores: four keys by four query rows per step" --lines 24 -o bench/results/listing-06-simd-scores.txt
 	$(SIMD_LISTING) --stage 09 --function 'bx::stage::quantize_row\(' --marker 'trunc_sat' --x86-marker 'cvttps2dq' \
-	  --run 'check-quant --only random --rows 50' --title "The quantiser's element step" --lines 30 -o bench/results/check-09-simd-quantise.txt
+	  --run 'check-quant --only random --rows 50' --title "The quantiser's element step" --lines 30 -o bench/results/listing-09-simd-quantise.txt
 	$(SIMD_LISTING) --stage 10 --function 'bx::stage::exp_in_place' --marker '^f64x2\.mul$$' --x86-marker 'vmulpd' \
-	  --run 'check-exp --from 0 --to 65536' --outer --title "exp on four lanes (two f64x2 halves)" --lines 30 -o bench/results/check-10-simd-exp.txt
+	  --run 'check-exp --from 0 --to 65536' --outer --title "exp on four lanes (two f64x2 halves)" --lines 30 -o bench/results/listing-10-simd-exp.txt
+
+# The primer's loops: a CMake project of their own (book/primer), with the stages' wasm toolchain.
+PRIMER_BUILD := build/primer
+PRIMER_WASM  := $(PRIMER_BUILD)/primer-loops.wasm
+## deep dives: the SIMD primer's own two loops in wasm and in V8's x86 code (bench/results/listing-primer-*.txt)
+primer-listings: setup
+	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
+	cmake -S book/primer -B $(PRIMER_BUILD) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/common/cmake/wasm32-wasi.cmake >/dev/null
+	cmake --build $(PRIMER_BUILD)
+	$(SIMD_LISTING) --module $(PRIMER_WASM) --function '^scale\(' --marker '^f32x4\.mul$$' --x86-marker 'vmulps' \
+	  --title "Scaling floats in place, four per trip" --lines 40 -o bench/results/listing-primer-scale.txt
+	$(SIMD_LISTING) --module $(PRIMER_WASM) --function '^dot_int8\(' --marker '^i32x4\.dot_i16x8_s$$' --x86-marker 'vpmaddwd' \
+	  --title "An int8 dot product, sixteen bytes per trip" --lines 40 -o bench/results/listing-primer-dot.txt
 
 BENCH_SERVE_REPEATS ?= 20
 # The hosts bench-serve puts side by side (bench/e2e/serve.mjs --hosts).

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Every captured output the book quotes ({{check NAME}} -> bench/results/check-NAME.txt) must
+// Every captured output the book quotes ({{check NAME}} -> bench/results/check-NAME.txt,
+// {{listing NAME}} -> bench/results/listing-NAME.txt) must
 // come from the committed model and from a clean tree at a commit of this history: a proof
 // shown for another model's weights, or for code that was never committed, proves nothing
 // about what a reader builds. `make check-results` rewrites them all.
@@ -20,7 +21,7 @@ const plant = process.argv.includes('--plant');
 
 const quoted = new Set();
 for (const file of fs.readdirSync(CHAPTERS).filter((f) => f.endsWith('.md')).sort()) {
-    for (const m of fs.readFileSync(path.join(CHAPTERS, file), 'utf8').matchAll(/\{\{check\s+([0-9a-z-]+)\s*\}\}/g)) quoted.add(m[1]);
+    for (const m of fs.readFileSync(path.join(CHAPTERS, file), 'utf8').matchAll(/\{\{(check|listing)\s+([0-9a-z-]+)(?:\s+open)?\s*\}\}/g)) quoted.add(`${m[1]}-${m[2]}`);
 }
 const names = [...quoted].sort();
 const model = modelPrefix();
@@ -37,8 +38,8 @@ const isAncestor = (commit) => {
 
 const stale = [];
 for (const name of names) {
-    const file = path.join(RESULTS, `check-${name}.txt`);
-    if (!fs.existsSync(file)) { stale.push(`check-${name}.txt: missing`); continue; }
+    const file = path.join(RESULTS, `${name}.txt`);
+    if (!fs.existsSync(file)) { stale.push(`${name}.txt: missing`); continue; }
     let first = fs.readFileSync(file, 'utf8').split('\n', 1)[0];
     if (plant && name === names[0]) first = first.replace(/model sha256 [0-9a-f]{16}/, `model sha256 ${'0'.repeat(16)}`);
     const h = parseCaptureHeader(first);
@@ -51,7 +52,7 @@ for (const name of names) {
         else if (h.dirty) why.push(`made from a tree with uncommitted changes at ${h.commit}`);
         else if (!isAncestor(h.commit)) why.push(`commit ${h.commit} is not in this history`);
     }
-    if (why.length) stale.push(`check-${name}.txt: ${why.join('; ')}`);
+    if (why.length) stale.push(`${name}.txt: ${why.join('; ')}`);
 }
 
 if (stale.length) {

@@ -15,6 +15,8 @@
 //   {{foldtable ARGS...}}    the same, folded: a table kept for reference, not read by the prose (block)
 //   {{figure NAME caption}}  book/figures/NAME.dot or bench/results/NAME.svg (block)
 //   {{check NN}}             the captured check output of stage NN    (block)
+//   {{listing NAME [open]}}  bench/results/listing-NAME.txt, a machine-code listing shown
+//                            whole: folded unless `open` (at most 40 lines)  (block)
 //   {{post KEY}}             one of the post's own figures, attributed (inline)
 //   {{model FIELD}}          a field of the .bxm header                (inline)
 //   {{const NAME}}           an `inline constexpr` from common/stage/stage.hpp (inline)
@@ -50,7 +52,7 @@ const POST_DATA = path.join(ROOT, 'book', 'data', 'post-figures.tsv');
 // Where markers may live. Each directory under stages/ is its own unit (stages are
 // copies of each other, so the same name may appear once per stage); any other
 // scanned top-level directory is one unit.
-const SCAN_ROOTS = ['stages', 'common', 'bench', 'tests', 'assets/recipe'];
+const SCAN_ROOTS = ['stages', 'common', 'bench', 'tests', 'assets/recipe', 'book/primer'];
 const SKIP_DIRS = new Set(['node_modules', 'build', 'out', '.git', '__pycache__', 'results']);
 const SOURCE_EXT = new Set(['.cpp', '.cc', '.hpp', '.h', '.c', '.mjs', '.js', '.py', '.sh',
     '.cmake', '.wit', '.mk', '.toml', '.txt']);
@@ -270,7 +272,7 @@ const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 
 const FOLD_AFTER = 12;
 // Folded evidence is cut to what a reader checks by eye; the rest stays one
 // command or one file away, and the cut says where.
-const DIFF_LINES = 30, CHECK_HEAD = 6, CHECK_TAIL = 3;
+const DIFF_LINES = 30, CHECK_HEAD = 6, CHECK_TAIL = 3, LISTING_OPEN_LINES = 40;
 const htmlText = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 function fold(summary, lines) {
     return ['', '<details>', `<summary>${htmlText(summary)}</summary>`, '', ...lines, '', '</details>', ''];
@@ -612,6 +614,26 @@ class Expander {
             `[Captured in \`${rel(file)}\`.]{.source}`, ':::', '']);
     }
 
+    // A listing is read instruction by instruction, so it is never cut: the primer's short
+    // ones stay open (and must stay short), the stages' long ones are folded.
+    listing(where, args, chapter) {
+        const [name, mode] = args;
+        if (!/^[0-9a-z-]+$/.test(name || '') || (mode && mode !== 'open')) { this.errors.push(`${where}: usage {{listing NAME}} or {{listing NAME open}}`); return []; }
+        const file = path.join(RESULTS, `listing-${name}.txt`);
+        if (!fs.existsSync(file)) return this.missingBlock(where, `listing ${name}: no ${rel(file)}; no results yet`);
+        const lines = fs.readFileSync(file, 'utf8').replace(/\s+$/, '').split('\n');
+        if (mode === 'open' && lines.length > LISTING_OPEN_LINES) {
+            this.errors.push(`${where}: ${rel(file)} has ${lines.length} lines; an open listing has at most ${LISTING_OPEN_LINES}: fold it or shorten the loop`);
+            return [];
+        }
+        chapter.checks.push(`listing-${name}`);
+        const body = ['', `::: {.check data-listing="${name}"}`, ...fence(lines, 'text'), `[Captured in \`${rel(file)}\`.]{.source}`, ':::', ''];
+        const title = lines.find((l) => l && !l.startsWith('#')) ?? name;
+        const per = (side) => lines.map((l) => new RegExp(`^${side}.*: (\\d+) instructions per trip`).exec(l)?.[1]).find(Boolean);
+        const sizes = per('wasm') && per('x86') ? `; ${per('wasm')} wasm instructions per trip, ${per('x86')} x86` : '';
+        return mode === 'open' ? body : fold(`Listing (listing-${name}.txt): ${title}${sizes}`, body);
+    }
+
     // Inline directives inside one line of prose (outside inline code).
     inline(where, text) {
         return text.split(/(`+[^`]*`+)/).map((part, i) => (i % 2 ? part : part.replace(/\{\{(\w+)((?:\s+[^\s}]+)*)\s*\}\}/g, (all, kind, rest) => {
@@ -639,7 +661,7 @@ class Expander {
                 if (v === null) { this.errors.push(`${where}: no 'constexpr ... ${args[0]} = N' in common/stage/stage.hpp`); return '??'; }
                 return v;
             }
-            if (['snippet', 'diff', 'table', 'foldtable', 'figure', 'check'].includes(kind)) {
+            if (['snippet', 'diff', 'table', 'foldtable', 'figure', 'check', 'listing'].includes(kind)) {
                 this.errors.push(`${where}: {{${kind}}} is a block directive: put it alone on its own line`);
                 return all;
             }
@@ -667,7 +689,7 @@ class Expander {
                 return;
             }
             if (f) { inFence = f[1]; out.push(line); return; }
-            const block = /^\{\{(snippet|diff|table|foldtable|figure|check)((?:\s+[^}]+)?)\}\}\s*$/.exec(line.trim());
+            const block = /^\{\{(snippet|diff|table|foldtable|figure|check|listing)((?:\s+[^}]+)?)\}\}\s*$/.exec(line.trim());
             if (block) {
                 const args = block[2].trim().split(/\s+/).filter(Boolean);
                 out.push(...this[block[1]](where, args, ch));
