@@ -188,7 +188,7 @@ PRIMER_WASM  := $(PRIMER_BUILD)/primer-loops.wasm
 primer-listings: setup
 	@command -v wasm-objdump >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wabt; }
-	cmake -S book/primer -B $(PRIMER_BUILD) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/common/cmake/wasm32-wasi.cmake >/dev/null
+	cmake -S book/primer -B $(PRIMER_BUILD) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/common/cmake/wasm32-wasi.cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(PRIMER_BUILD)
 	$(SIMD_LISTING) --module $(PRIMER_WASM) --function '^scale\(' --marker '^f32x4\.mul$$' --x86-marker 'vmulps' \
 	  --title "Scaling floats in place, four per trip" --lines 40 -o bench/results/listing-primer-scale.txt
