@@ -89,7 +89,8 @@ function main() {
     const unrolled = Number.isInteger(trips) && trips > 1 ? ` (${trips} trips of the wasm loop: V8 unrolled it)` : '';
     lines.push('', `x86-64 from V8, the loop with the most ${o.x86.source}: ${x86Loop.length} instructions per trip${unrolled}`,
                `  ${histogram(x86Loop, (t) => t.replace(/^REX\.W\s+/, '').split(/\s+/)[0])}`, '');
-    for (const ins of x86Loop.slice(0, o.lines)) lines.push(`  ${ins.text}`);
+    // A jump's absolute target moves with every run; its offset in the function does not.
+    for (const ins of x86Loop.slice(0, o.lines)) lines.push(`  ${ins.text.replace(/ 0x[0-9a-f]+\s+(<\+0x[0-9a-f]+>)/, ' $1')}`);
     if (x86Loop.length > o.lines) lines.push(`  ... (${x86Loop.length - o.lines} more)`);
     const text = `${lines.join('\n')}\n`;
     if (o.out) { writeFileSync(resolve(root, o.out), text); console.log(`wrote ${relative(process.cwd(), resolve(root, o.out))}`); } else process.stdout.write(text);
