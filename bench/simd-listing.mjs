@@ -24,7 +24,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
     const o = { stage: null, module: null, fn: null, marker: null, x86: null, title: null, lines: 28, out: null, build: 'build/wasm',
-                run: ['eval', '--runs', '1'], innermost: true };
+                run: null, innermost: true };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         const next = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
@@ -34,7 +34,7 @@ function parseArgs(argv) {
         else if (a === '--marker') o.marker = new RegExp(next());
         else if (a === '--x86-marker') o.x86 = new RegExp(next());
         else if (a === '--title') o.title = next();
-        else if (a === '--run') o.run = next().split(' ').filter(Boolean), o.runGiven = true;
+        else if (a === '--run') o.run = next().split(' ').filter(Boolean);
         else if (a === '--outer') o.innermost = false;
         else if (a === '--lines') o.lines = Number(next());
         else if (a === '-o') o.out = next();
@@ -42,7 +42,7 @@ function parseArgs(argv) {
         else throw new Error(`unknown argument ${a}`);
     }
     if (!(o.stage || o.module) || !o.fn || !o.marker || !o.x86) throw new Error('give --stage or --module, --function, --marker and --x86-marker');
-    if (o.module && !o.runGiven) o.run = [];
+    o.run ??= o.module ? [] : ['eval', '--runs', '1'];
     return o;
 }
 

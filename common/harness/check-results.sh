@@ -54,13 +54,15 @@ provenance() {  # the header line every capture starts with (one writer: bench/l
         "node $(node --version), $(clang-19 --version | head -1), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) x$(nproc)"
 }
 
-# wanted NAME: whether this run rewrites check-NAME.txt (CHECK_RESULTS_NAMES, and with
-# CHECK_RESULTS_STALE_ONLY=1 only when it would not come out the same: bench/lib/capture-header.mjs).
-wanted() {
-    if [ -n "${CHECK_RESULTS_NAMES:-}" ] && ! printf '%s\n' $CHECK_RESULTS_NAMES | grep -qx -- "$1"; then return 1; fi
+# due KEY FILE TOOL...: whether this run rewrites bench/results/FILE.txt, whose tools are TOOLs:
+# KEY is among CHECK_RESULTS_NAMES (when given), and with CHECK_RESULTS_STALE_ONLY=1 the file
+# would not come out the same (bench/lib/capture-header.mjs --fresh).
+due() {
+    local key=$1 file=$2 tool; shift 2
+    if [ -n "${CHECK_RESULTS_NAMES:-}" ] && ! printf '%s\n' $CHECK_RESULTS_NAMES | grep -qx -- "$key"; then return 1; fi
     if [ "${CHECK_RESULTS_STALE_ONLY:-}" = 1 ] &&
-       node bench/lib/capture-header.mjs --fresh "$out/check-$1.txt" --tool common/harness/check-results.sh; then
-        echo "check-results: $1 is up to date" >&2
+       node bench/lib/capture-header.mjs --fresh "$out/$file.txt" $(for tool in "$@"; do printf -- '--tool %s ' "$tool"; done); then
+        echo "check-results: $file is up to date" >&2
         return 1
     fi
 }
@@ -72,7 +74,7 @@ wanted() {
 run() {
     local name=$1 expect=$2; shift 2
     local file="$out/check-$name.txt"
-    wanted "$name" || return 0
+    due "$name" "check-$name" common/harness/check-results.sh || return 0
     echo "check-results: $name ($*)" >&2
     { provenance; "$@" 2>&1 | grep -v -E '^\[ *[0-9]+%\]|^make\[|^-- |^(check|dump): [0-9]+/[0-9]+ texts, [0-9]+ s$|^(Built target|Consolidate compiler|Scanning dependencies|Building CXX|Linking CXX)' \
         | grep -v -E 'label ([A-Z_]+(-[A-Z_]+)?) -> \1$'; } > "$file"
@@ -190,15 +192,11 @@ done
 # Captures a tool writes itself, header included: code listings (what V8 and Cranelift make of a
 # loop) and, once nothing else runs, the profiles (shares of the CPU, so they are measurements).
 # Each capture present is rewritten by the make target that made it.
-made_by() {  # made_by FILE TOOL COMMAND...: bench/results/FILE.txt, which COMMAND writes with TOOL
-    local name=$1 tool=$2; shift 2
+made_by() {  # made_by FILE "TOOL..." COMMAND...: bench/results/FILE.txt, which COMMAND writes with TOOLs
+    local name=$1 tools=$2; shift 2
     local num=${name#check-}; num=${num#listing-}; num=${num%%-*}
     if [ -n "$only" ] && ! printf '%s\n' $only | grep -qx -- "$num"; then return 0; fi
-    if [ -n "${CHECK_RESULTS_NAMES:-}" ] && ! printf '%s\n' $CHECK_RESULTS_NAMES | grep -qx -- "${name#check-}"; then return 0; fi
-    if [ "${CHECK_RESULTS_STALE_ONLY:-}" = 1 ] && node bench/lib/capture-header.mjs --fresh "$out/$name.txt" --tool "$tool"; then
-        echo "check-results: $name is up to date" >&2
-        return 0
-    fi
+    due "${name#check-}" "$name" $tools || return 0
     echo "check-results: $name ($*)" >&2
     "$@" >&2 || { echo "check-results: $name: $* failed" >&2; exit 1; }
 }
@@ -215,13 +213,12 @@ listings() {  # listings TARGET PATTERN: run TARGET once if a listing-PATTERN.tx
     local target=$1 name before
     for name in $(ls "$out" | sed -n "s/^\(listing-$2\)\.txt\$/\1/p"); do
         before=$(stat -c %Y "$out/$name.txt")
-        made_by "$name" bench/simd-listing.mjs make -s "$target"
+        made_by "$name" "bench/simd-listing.mjs book/primer" make -s "$target"
         [ "$(stat -c %Y "$out/$name.txt")" = "$before" ] || break
     done
 }
 listings simd-listings '[0-9][0-9]-simd-[a-z-]*'
 listings primer-listings 'primer-[a-z-]*'
-drain
 for num in $(captures hot-blocks); do made_by "check-$num-hot-blocks" bench/hot-blocks.mjs make -s hot-blocks STAGE="$num"; done
 for num in $(captures profile); do made_by "check-$num-profile" bench/profile.mjs make -s profile STAGE="$num"; done
 [ "$failed" = 0 ] || { echo "check-results: a check did not end as it must (above)" >&2; exit 1; }
