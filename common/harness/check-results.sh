@@ -74,7 +74,7 @@ due() {
 run() {
     local name=$1 expect=$2; shift 2
     local file="$out/check-$name.txt"
-    due "$name" "check-$name" common/harness/check-results.sh || return 0
+    due "$name" "check-$name" || return 0  # what it shows comes from the watched code, not this script
     echo "check-results: $name ($*)" >&2
     { provenance; "$@" 2>&1 | grep -v -E '^\[ *[0-9]+%\]|^make\[|^-- |^(check|dump): [0-9]+/[0-9]+ texts, [0-9]+ s$|^(Built target|Consolidate compiler|Scanning dependencies|Building CXX|Linking CXX)' \
         | grep -v -E 'label ([A-Z_]+(-[A-Z_]+)?) -> \1$'; } > "$file"
