@@ -22,8 +22,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MODEL_FILE = 'assets/model/model.bxm';
-const WATCHED = ['stages', 'common', MODEL_FILE, 'assets/baselines'];
+// Documentation beside the code (README.md and the like) changes nothing a capture shows.
+const WATCHED = ['stages', 'common', MODEL_FILE, 'assets/baselines', ':(exclude,glob)**/*.md'];
 
+const SCHEDULER = 'common/harness/check-results.sh';
 const git = (...args) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' }).trim();
 
 // The model's sha256, cut to the 16 hex digits a header carries.
@@ -49,7 +51,9 @@ export function upToDate(capture, tools = []) {
     const h = parseCaptureHeader(readFileSync(capture, 'utf8').split('\n', 1)[0]);
     if (!h?.commit || h.dirty || h.model !== modelPrefix()) return false;
     try {
-        execFileSync('git', ['-C', root, 'diff', '--quiet', h.commit, '--', ...WATCHED, ...tools], { stdio: 'ignore' });
+        // The script that schedules the checks (common/harness/check-results.sh) shows nothing itself.
+        const scheduler = tools.includes(SCHEDULER) ? [] : [`:(exclude)${SCHEDULER}`];
+        execFileSync('git', ['-C', root, 'diff', '--quiet', h.commit, '--', ...WATCHED, ...tools, ...scheduler], { stdio: 'ignore' });
         return git('status', '--porcelain', '--', ...WATCHED, ...tools) === '';
     } catch { return false; }
 }
