@@ -29,7 +29,8 @@
 # Each file starts with one '#' line: when, which commit, model, Node, compiler,
 # CPU. A check that does not end as it must stops the script with status 1
 # (the file it was writing is kept, so the failure can be read).
-# CHECK_RESULTS_SKIP_NATIVE=1 leaves the native cross-check out.
+# CHECK_RESULTS_SKIP_NATIVE=1 leaves the native cross-check out; CHECK_RESULTS_SKIP_PROFILES=1
+# the hot-blocks and profiles (measurements: run them when nothing else runs).
 # CHECK_RESULTS_STAGES="04 05" rewrites only those stages' files (a new stage's
 # check-NN.txt and its variants), leaving stage 00's and the native ones alone.
 # CHECK_RESULTS_NAMES="07-eval 09" (with CHECK_RESULTS_STAGES naming their
@@ -219,7 +220,8 @@ listings() {  # listings TARGET PATTERN: run TARGET once if a listing-PATTERN.tx
 }
 listings simd-listings '[0-9][0-9]-simd-[a-z-]*'
 listings primer-listings 'primer-[a-z-]*'
-for num in $(captures hot-blocks); do made_by "check-$num-hot-blocks" bench/hot-blocks.mjs make -s hot-blocks STAGE="$num"; done
-for num in $(captures profile); do made_by "check-$num-profile" bench/profile.mjs make -s profile STAGE="$num"; done
+# CHECK_RESULTS_SKIP_PROFILES=1 leaves them for a later run on an idle machine.
+[ "${CHECK_RESULTS_SKIP_PROFILES:-}" = 1 ] || for num in $(captures hot-blocks); do made_by "check-$num-hot-blocks" bench/hot-blocks.mjs make -s hot-blocks STAGE="$num"; done
+[ "${CHECK_RESULTS_SKIP_PROFILES:-}" = 1 ] || for num in $(captures profile); do made_by "check-$num-profile" bench/profile.mjs make -s profile STAGE="$num"; done
 [ "$failed" = 0 ] || { echo "check-results: a check did not end as it must (above)" >&2; exit 1; }
 echo "check-results: bench/results/check-*.txt rewritten" >&2
