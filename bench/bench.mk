@@ -137,7 +137,14 @@ tile-code: build-wasm
 	  $(if $(filter $(BENCH_TILES_STAGE),$(TILE_CODE_STAGE)),--excerpt t4x4,--excerpt t4x2 --function $(TILE_CODE_GEMM)) \
 	  $(if $(EPOCH),--epoch) -o bench/results/check-$(TILE_CODE_STAGE)-tile-code$(if $(EPOCH),-epoch).txt
 
-## deep dives: STAGE=NN: the stage's hottest GEMM loop per build as Cranelift compiles it, epoch checks on and off
+# The loops each stage's capture shows: the GEMM's by default; the attention
+# stages' two float loops (so that make check-results rewrites their captures
+# with the loops their chapters argue from).
+CRANELIFT_LOOP_ATTENTION := --function '::forward\(' --count vmulps --loops 2
+CRANELIFT_LOOP_ARGS_27 := $(CRANELIFT_LOOP_ATTENTION)
+CRANELIFT_LOOP_ARGS_31 := $(CRANELIFT_LOOP_ATTENTION)
+CRANELIFT_LOOP_ARGS ?= $(CRANELIFT_LOOP_ARGS_$(STAGE_NUM))
+## deep dives: STAGE=NN: the stage's hottest GEMM loop (attention's, for its stages) per build as Cranelift compiles it, epoch checks on and off
 cranelift-loop: require-stage build-wasm setup-wasmtime
 	$(WASMTIME_PY) bench/cranelift-loop.py --stage $(STAGE_NUM) $(CRANELIFT_LOOP_ARGS) \
 	  -o bench/results/check-$(STAGE_NUM)-cranelift-loop.txt
