@@ -142,6 +142,7 @@ tile-code: build-wasm
 # with the loops their chapters argue from).
 CRANELIFT_LOOP_ATTENTION := --function '::forward\(' --count vmulps --loops 2
 CRANELIFT_LOOP_ARGS_27 := $(CRANELIFT_LOOP_ATTENTION)
+CRANELIFT_LOOP_ARGS_30 := $(CRANELIFT_LOOP_ATTENTION)
 CRANELIFT_LOOP_ARGS_31 := $(CRANELIFT_LOOP_ATTENTION)
 CRANELIFT_LOOP_ARGS ?= $(CRANELIFT_LOOP_ARGS_$(STAGE_NUM))
 ## deep dives: STAGE=NN: the stage's hottest GEMM loop (attention's, for its stages) per build as Cranelift compiles it, epoch checks on and off
