@@ -11,8 +11,8 @@
 // request as the stage before it does: the same JSON.
 //
 // BX_PREINIT_COMPONENT=<file> looks in another build instead: CTest's mutant
-// gives it component_cold.wasm, the same stage without the wizer step, and the
-// test must fail, saying the tables are not in the memory image.
+// gives it the last such stage's component_cold.wasm, the same stage without the
+// wizer step, and the test must fail, saying the tables are not in the memory image.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -52,9 +52,9 @@ for (const stage of preinitialised) {
     const bytes = readFileSync(component);
     assert.ok(bytes.indexOf(sample) >= 0,
       `${path.relative(root, component)}: the normaliser's decoded trie is not in the memory image (not pre-initialised)`);
-    // The same bytes in a component that was not pre-initialised would make the check above prove nothing.
-    const plain = readFileSync(path.join(wasmBuild, 'stages', before, 'component.wasm'));
-    assert.equal(plain.indexOf(sample), -1, `${before}'s component holds the decoded trie without pre-initialisation`);
+    // The same bytes in the stage's component built without the wizer step would make the check above prove nothing.
+    const plain = readFileSync(path.join(wasmBuild, 'stages', stage, 'component_cold.wasm'));
+    assert.equal(plain.indexOf(sample), -1, `${stage}'s component_cold.wasm holds the decoded trie without pre-initialisation`);
   });
 
   test(`${stage}: wasmtime serve answers as ${before}`, async () => {
