@@ -19,7 +19,7 @@
 // Runs that measured several runtimes (wasmtime, V8) get the tables of
 // bench/lib/runtime-tables.mjs; older V8-only runs keep the ones below.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, latestByStageMode, loadRuns, resultFiles, stagesOf, trustWarning } from './lib/results.mjs';
@@ -27,7 +27,7 @@ import { modelHash } from './lib/guest.mjs';
 import { pinnedFile } from './pin.mjs';
 import { ratioInterval, verdict } from './lib/stats.mjs';
 import { configOf, intervalText, isRuntimeRun, renderPicture, renderRuntimeEpoch, renderRuntimeForward, renderRuntimeStep, renderVerdict } from './lib/runtime-tables.mjs';
-import { WINDOW_DOTS, WINDOW_FLOAT_PAIRS, passDots, passFloatPairs } from './floor/kernels.mjs';
+import { WINDOW_DOTS, WINDOW_EXPS, WINDOW_FLOAT_PAIRS, passDots, passExps, passFloatPairs } from './floor/kernels.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -95,6 +95,38 @@ function runtimesText(run) {
     return parts.join(', ');
 }
 
+// Attention's bound for one stage's pass, in ms: the float products at the
+// float floor's rate, plus (when the floor run has them) the exponentials at
+// the exps kernel's; `floor` holds each kernel's window median in ns. Stage
+// 00 computes every layer on all 256 rows; later stages' last layer the live
+// rows only.
+export function attentionBoundMs(floor, stage, live) {
+    const allRows = stage.startsWith('00-');
+    const products = (floor.floats / 1e6) * passFloatPairs(live, allRows) / WINDOW_FLOAT_PAIRS;
+    return floor.exps === undefined ? products : products + (floor.exps / 1e6) * passExps(live, allRows) / WINDOW_EXPS;
+}
+
+// What a floor run says each phase must cost, per runtime: `phaseBounds(floorRun)`
+// maps a config (`wasmtime:epoch`, `v8:plain`, ...) to a function
+// (phase, stage, live) -> ms, or null for a phase the run has no kernel for.
+// The matmul's is the registers floor scaled to the dots the stage's pass
+// computes; attention's is attentionBoundMs().
+export function phaseBounds(floorRun) {
+    const med = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+    const out = {};
+    for (const [name, r] of Object.entries(floorRun.results)) {
+        const dots = med(r.registers_ns);
+        const floats = r.floats_ns?.length ? med(r.floats_ns) : undefined;
+        const exps = r.exps_ns?.length && floorRun.window_exps ? med(r.exps_ns) : undefined;
+        out[name] = (phase, stage, live) => {
+            if (phase === 'matmul') return (dots / 1e6) * passDots(live, stage.startsWith('00-')) / WINDOW_DOTS;
+            if (phase === 'attention' && floats !== undefined) return attentionBoundMs({ floats, exps }, stage, live);
+            return null;
+        };
+    }
+    return out;
+}
+
 // `floor [FILE]`: the GEMM's floor (bench/floor) under each runtime and
 // natively: one window's dot products with their operands in registers, and
 // with the loads the GEMM's layout needs; then every stage's matmul phase in
@@ -107,23 +139,30 @@ export function renderFloorTable(floorRun, forwardRun) {
     const label = { 'wasmtime:epoch': 'wasmtime, epoch on', 'wasmtime:plain': 'wasmtime, epoch off', 'v8:plain': 'V8', native: 'native (clang, SIMDe, x86-64 baseline)' };
     const lines = [`| Runtime | floor, operands in registers: ms per window [fastest, slowest] | dots per ns | floor with the GEMM's loads: ms [fastest, slowest] | dots per ns |`,
                    '|---|--:|--:|--:|--:|'];
-    const floorOf = {}, floatFloorOf = {};
+    const floorOf = {}, floatFloorOf = {}, expFloorOf = {};
     for (const [name, r] of Object.entries(floorRun.results)) {
         const reg = med(r.registers_ns), load = med(r.loads_ns);
         floorOf[name] = reg;
         if (r.floats_ns?.length) floatFloorOf[name] = med(r.floats_ns);
+        if (r.exps_ns?.length) expFloorOf[name] = med(r.exps_ns);
         lines.push(`| ${label[name] ?? name} | ${ms(reg)} [${ms(Math.min(...r.registers_ns))}, ${ms(Math.max(...r.registers_ns))}] | ` +
                    `${fmt(floorRun.window_dots / reg, 2)} | ${ms(load)} [${ms(Math.min(...r.loads_ns))}, ${ms(Math.max(...r.loads_ns))}] | ${fmt(floorRun.window_dots / load, 2)} |`);
     }
     // Attention's bound: its float products (f32x4.mul, each with its
     // f32x4.add) at the rate of the float kernel, operands in registers.
+    // With the exps kernel (floor runs from 2026-12-07 on), the bound adds
+    // softmax's exponentials at that kernel's rate.
     const floats = Object.keys(floatFloorOf).length > 0 && floorRun.window_float_pairs;
+    const exps = Object.keys(expFloorOf).length > 0 && floorRun.window_exps;
     if (floats) {
-        lines.push('', '| Runtime | attention\'s float floor, operands in registers: ms per window [fastest, slowest] | mul+add pairs per ns |', '|---|--:|--:|');
+        lines.push('', `| Runtime | attention's float floor, operands in registers: ms per window [fastest, slowest] | mul+add pairs per ns |${exps ? ' softmax\'s exps: ms per window [fastest, slowest] | exps per ns |' : ''}`,
+                   `|---|--:|--:|${exps ? '--:|--:|' : ''}`);
         for (const [name, r] of Object.entries(floorRun.results)) {
             if (!floatFloorOf[name]) continue;
+            const expCells = !exps ? '' : expFloorOf[name]
+                ? ` ${ms(expFloorOf[name])} [${ms(Math.min(...r.exps_ns))}, ${ms(Math.max(...r.exps_ns))}] | ${fmt(floorRun.window_exps / expFloorOf[name], 2)} |` : ' – | – |';
             lines.push(`| ${label[name] ?? name} | ${ms(floatFloorOf[name])} [${ms(Math.min(...r.floats_ns))}, ${ms(Math.max(...r.floats_ns))}] | ` +
-                       `${fmt(floorRun.window_float_pairs / floatFloorOf[name], 2)} |`);
+                       `${fmt(floorRun.window_float_pairs / floatFloorOf[name], 2)} |${expCells}`);
         }
     }
     if (floorRun.instructions) {
@@ -134,10 +173,12 @@ export function renderFloorTable(floorRun, forwardRun) {
                        `${(c.loads / 1e9).toFixed(3)}e9 | ${fmt(c.loads / floorRun.window_dots, 2)} |`);
         }
         if (floats) {
-            lines.push('', '| Instructions per window (valgrind) | attention\'s float floor | per mul+add pair |', '|---|--:|--:|');
+            lines.push('', `| Instructions per window (valgrind) | attention's float floor | per mul+add pair |${exps ? ' softmax\'s exps | per exp |' : ''}`,
+                       `|---|--:|--:|${exps ? '--:|--:|' : ''}`);
             for (const [name, c] of Object.entries(floorRun.instructions)) {
                 if (name === 'valgrind' || c.floats === undefined) continue;
-                lines.push(`| ${label[name] ?? name} | ${(c.floats / 1e9).toFixed(3)}e9 | ${fmt(c.floats / floorRun.window_float_pairs, 2)} |`);
+                lines.push(`| ${label[name] ?? name} | ${(c.floats / 1e9).toFixed(3)}e9 | ${fmt(c.floats / floorRun.window_float_pairs, 2)} |` +
+                           (c.exps === undefined ? '' : ` ${(c.exps / 1e9).toFixed(3)}e9 | ${fmt(c.exps / floorRun.window_exps, 2)} |`));
             }
         }
     }
@@ -169,20 +210,27 @@ export function renderFloorTable(floorRun, forwardRun) {
                    'products faster than the floor kernel does.', '');
         const floatKeys = keys.filter(([k]) => floatFloorOf[k]);
         if (floats && floatKeys.length) {
-            // Attention's products, scaled the same way (passFloatPairs).
-            const floatShare = (stage, live) => passFloatPairs(live, stage.startsWith('00-')) / WINDOW_FLOAT_PAIRS;
-            lines.push(`| Stage | ${floatKeys.map(([, l]) => `attention, ${l} (ms) | ÷ its bound`).join(' | ')} |`, `|---|${floatKeys.map(() => '--:|--:').join('|')}|`);
+            // Attention's products and exponentials, scaled the same way
+            // (passFloatPairs, passExps).
+            const boundMs = (k, stage, live) => attentionBoundMs({ floats: floatFloorOf[k], exps: exps ? expFloorOf[k] : undefined }, stage, live);
+            lines.push(`| Stage | ${floatKeys.map(([, l]) => `attention, ${l} (ms) | its bound (ms) | ÷ its bound`).join(' | ')} |`, `|---|${floatKeys.map(() => '--:|--:|--:').join('|')}|`);
             for (const stage of stages) {
                 const cells = floatKeys.map(([k]) => {
                     const r = runOf(stage, k);
                     const m = r?.profile_ms?.attention;
-                    return m ? `${fmt(m, 1)} | ${fmt(m / ((floatFloorOf[k] / 1e6) * floatShare(stage, liveOf(r))), 2)}×` : '– | –';
+                    const bound = boundMs(k, stage, liveOf(r));
+                    return m ? `${fmt(m, 1)} | ${fmt(bound, 1)} | ${fmt(m / bound, 2)}×` : '– | – | –';
                 });
                 lines.push(`| ${stage} | ${cells.join(' | ')} |`);
             }
-            lines.push('', 'Attention\'s bound is its two float products (scores and weighted values) at the float floor of the same runtime, ' +
-                       'scaled as the matmul floor is to the queries each stage computes. The phase also holds the softmax, its exponentials ' +
-                       'and the scaling of the scores, which the bound leaves out, so a multiple of 1 is out of reach here too.', '');
+            lines.push('', exps
+                ? 'Attention\'s bound is what every exact stage must compute for it, each part in a kernel that does nothing else, on the same runtime: ' +
+                  'its two float products (scores and weighted values) at the float floor\'s rate, and softmax\'s exponentials, one per score, at the ' +
+                  'exps kernel\'s rate; both scaled, as the matmul floor is, to the queries each stage computes. The phase also holds the scaling of ' +
+                  'the scores, the row maxima, sums and divisions and the moves between the kernels, which the bound leaves out.'
+                : 'Attention\'s bound is its two float products (scores and weighted values) at the float floor of the same runtime, ' +
+                  'scaled as the matmul floor is to the queries each stage computes. The phase also holds the softmax, its exponentials ' +
+                  'and the scaling of the scores, which the bound leaves out, so a multiple of 1 is out of reach here too.', '');
         }
     }
     const floorLine = `Floor measured ${floorRun.date.slice(0, 16).replace('T', ' ')} UTC at ${floorRun.git.commit?.slice(0, 10) ?? '?'}${floorRun.git.dirty ? ' (uncommitted changes)' : ''}` +
@@ -453,23 +501,32 @@ export function renderPeerTable(files) {
     const run = runs[runs.length - 1];
     if (!run) throw new Error('no peer results (make bench-peer)');
     const web = run.results.find((r) => r.kind === 'web' && r.status === 'ok');
-    const what = { stage: 'our C++ in wasm (Node/V8), bit-exact with stage 00', web: 'wasm SIMD128, one thread (what transformers.js runs)',
-                   node: 'native x86-64, one thread', bound: 'the bound: a stage\'s integer and float products alone, operands in registers' };
+    const onWasmtime = (r) => r.runtime === 'wasmtime:epoch';
+    const what = (r) => ({
+        stage: onWasmtime(r) ? 'our C++ in wasm (wasmtime, epoch on), bit-exact with stage 00' : 'our C++ in wasm (Node/V8), bit-exact with stage 00',
+        web: 'wasm SIMD128, one thread (what transformers.js runs)', node: 'native x86-64, one thread',
+        bound: `the bound${onWasmtime(r) ? ' under wasmtime, epoch on' : ''}: a stage's products${r.exps_ms ? ' and exponentials' : ''} alone`,
+    })[r.kind];
     // Wall time against wall time, round by round (every row runs once per round,
-    // in a fresh Node process), with a 95% bootstrap interval over the rounds.
+    // in a fresh process), with a 95% bootstrap interval over the rounds.
+    const withBound = run.results.some((r) => r.kind === 'bound' && onWasmtime(r));
+    const boundOf = (r) => run.results.find((b) => b.kind === 'bound' && b.status === 'ok' && onWasmtime(b) === onWasmtime(r));
+    const judge = (iv) => `${intervalText(iv)}, ${verdict(iv) === 'faster' ? 'faster' : verdict(iv) === 'slower' ? 'slower' : 'within noise'}`;
     const lines = [
-        '| Runtime | What runs | Forward, wall (ms) | Forward, CPU (ms) | ÷ onnxruntime-web, wall [95%] | Labels as stage 00 | Max \\|Δlogit\\| vs stage 00 |',
-        '|---|---|--:|--:|--:|--:|--:|',
+        `| Runtime | What runs | Forward, wall (ms) | Forward, CPU (ms) | ÷ onnxruntime-web, wall [95%] |${withBound ? ' ÷ its bound, same runtime [95%] |' : ''} Labels as stage 00 | Max \\|Δlogit\\| vs stage 00 |`,
+        `|---|---|--:|--:|--:|${withBound ? '--:|' : ''}--:|--:|`,
     ];
     for (const r of run.results) {
-        if (r.status !== 'ok') { lines.push(`| ${r.name} | ${what[r.kind]} | **failed** (${r.reason ?? 'check'}) | | | | |`); continue; }
+        if (r.status !== 'ok') { lines.push(`| ${r.name} | ${what(r)} | **failed** (${r.reason ?? 'check'}) | |${withBound ? ' |' : ''} | | |`); continue; }
         const f = r.forward_ms;
         const iv = web && r !== web && r.round_medians_ms && web.round_medians_ms ? ratioInterval(r.round_medians_ms, web.round_medians_ms) : null;
-        const ratio = iv ? `${intervalText(iv)}, ${verdict(iv) === 'faster' ? 'faster' : verdict(iv) === 'slower' ? 'slower' : 'within noise'}` : r === web ? '1' : '–';
+        const ratio = iv ? judge(iv) : r === web ? '1' : '–';
+        const bound = r.kind === 'stage' ? boundOf(r) : null;
+        const toBound = bound?.round_medians_ms && r.round_medians_ms ? intervalText(ratioInterval(r.round_medians_ms, bound.round_medians_ms)) : '–';
         const labels = r.kind === 'stage' ? 'all (bit-exact)' : r.kind === 'bound' ? '–' : `${r.label_agree} of ${r.rows}`;
         const dlogit = r.kind === 'stage' ? '0' : r.kind === 'bound' ? '–' : r.max_abs_dlogit.toPrecision(3);
-        lines.push(`| ${r.name}${r.version ? ` ${r.version}` : ''} | ${what[r.kind]} | ${fmt(f.median)} (${fmt(f.min)}–${fmt(f.max)}) | ` +
-                   `${fmt(r.forward_cpu_ms?.median)} | ${ratio} | ${labels} | ${dlogit} |`);
+        lines.push(`| ${r.name}${r.version ? ` ${r.version}` : ''} | ${what(r)} | ${fmt(f.median)} (${fmt(f.min)}–${fmt(f.max)}) | ` +
+                   `${fmt(r.forward_cpu_ms?.median)} | ${ratio} |${withBound ? ` ${toBound} |` : ''} ${labels} | ${dlogit} |`);
     }
     lines.push('');
     lines.push(`One window of 256 positions through the encoder, medians of ${run.settings.runs} runs × ${run.settings.rounds} rounds ` +
@@ -477,8 +534,19 @@ export function renderPeerTable(files) {
                'ONNX Runtime runs our model exported to ONNX (bench/peer/export_onnx.py: the same int8 weights and scales, its own ' +
                'dynamic activation quantisation, float elsewhere). ÷ onnxruntime-web: the median of the per-round ratios of wall times, ' +
                'with its 95% bootstrap interval; below 1 is faster, an interval that contains 1 is within noise.');
-    const bound = run.results.find((r) => r.kind === 'bound' && r.status === 'ok');
-    if (bound) lines.push(`The bound runs, for each window, the products a stage's pass computes for it (from stage 01 on: ` +
+    const bound = run.results.find((r) => r.kind === 'bound' && r.status === 'ok' && !onWasmtime(r));
+    const twin = run.results.find((r) => r.kind === 'bound' && r.status === 'ok' && onWasmtime(r));
+    if (bound && bound.exps_ms) {
+        const medians = (b) => `${fmt(b.dots_ms.median)}, ${fmt(b.floats_ms.median)} and ${fmt(b.exps_ms.median)} ms`;
+        lines.push(`The bound runs, for each window, what a stage's pass computes for it (from stage 01 on: the last layer on the live ` +
+               `rows only), each part in a kernel that does nothing else: ${Math.round(bound.dots_per_run).toLocaleString('en-US')} ` +
+               `\`i32x4.dot_i16x8_s\` and ${Math.round(bound.float_pairs_per_run).toLocaleString('en-US')} \`f32x4.mul\`, each with the add ` +
+               `that keeps its sum, and ${Math.round(bound.exps_per_run).toLocaleString('en-US')} exponentials by bx_expf's main path, per window ` +
+               `on average (bench/floor/bound.mjs; medians under V8 ${medians(bound)}` + (twin ? `, under wasmtime with epoch ${medians(twin)}` : '') +
+               '). Every stage computes at least these, and its loads, quantisation, softmax sums, LayerNorms and GELU besides, ' +
+               'so a stage could beat the bound of its runtime only by issuing them faster than these kernels do. ÷ its bound: ' +
+               'the median of the per-round ratios of the stage\'s wall time to the bound\'s on the same runtime.');
+    } else if (bound) lines.push(`The bound runs, for each window, the products a stage's pass computes for it (from stage 01 on: ` +
                `the last layer on the live rows only), ${Math.round(bound.dots_per_run).toLocaleString('en-US')} \`i32x4.dot_i16x8_s\` ` +
                `(median ${fmt(bound.dots_ms.median)} ms) and ${Math.round(bound.float_pairs_per_run).toLocaleString('en-US')} \`f32x4.mul\` ` +
                `(median ${fmt(bound.floats_ms.median)} ms) per window on average, each with the add that keeps its sum, and nothing else ` +
@@ -541,11 +609,19 @@ function postFigure(key) {
     return postFigures.get(key) ?? '';
 }
 
+// The pinned floor run (make bench-floor), with its bounds per runtime, or null.
+function pinnedFloor() {
+    const file = pinnedFile('floor');
+    if (!file || !existsSync(file)) return null;
+    const run = { ...JSON.parse(readFileSync(file, 'utf8')), file };
+    return { run, bounds: phaseBounds(run) };
+}
+
 function renderRuntimeTable(kind, run, prefix, instrRun) {
     const body = kind === 'epoch' ? renderRuntimeEpoch(run)
         : kind === 'step' ? renderRuntimeStep(run, instrRun, prefix)
         : kind === 'verdict' ? renderVerdict(run, instrRun, prefix)
-        : kind === 'picture' ? renderPicture(run, instrRun, join(here, '..'), postFigure)
+        : kind === 'picture' ? renderPicture(run, instrRun, join(here, '..'), postFigure, pinnedFloor())
         : renderRuntimeForward(run, instrRun);
     if (kind === 'verdict') return `${trustWarning([run], currentModel())}${body}\n`;
     const used = [run, ...(instrRun && kind !== 'epoch' ? [instrRun] : [])];

@@ -38,9 +38,23 @@
 //                             trips and stay there, which costs the float units
 //                             nothing (only subnormals are slow on x86).
 //
+//   exps(trips, args, out)    the exponentials softmax must take: 16 per trip,
+//                             in four groups of four lanes, each as every
+//                             stage from 10 on takes them (softmax.hpp): the
+//                             argument p - m (f32x4.sub), widened to two
+//                             f64x2, bx_expf's main path on each (the same
+//                             double operations, the 2^(i/32) table read one
+//                             lane at a time from memory), narrowed back and
+//                             stored, and the lanes off the main path noted
+//                             (one compare, kept in an accumulator, no branch).
+//                             Arguments come from a 1 KiB buffer of values
+//                             softmax sees (0 down to -25.5) and the results go
+//                             to another; both stay in L1.
+//
 // Each trip ends at one back-edge, where wasmtime checks its epoch; its
 // accumulators stay in registers within the trip. All return a lane sum, so
 // no product is dead code.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +85,18 @@ export function passFloatPairs(live, allRows = false) {
     if (allRows) return WINDOW_FLOAT_PAIRS;
     return (5 * 256 + live) * 2 * 256 * 384 / 4;
 }
+// The exponentials softmax takes in one window: one per score, 256 keys for
+// each query row of each of the 12 heads in the 6 layers; from stage 01 on the
+// last layer's query rows are the live ones only.
+export const WINDOW_EXPS = 6 * 256 * 12 * 256;
+export function passExps(live, allRows = false) {
+    if (allRows) return WINDOW_EXPS;
+    return (5 * 256 + live) * 12 * 256;
+}
+export const EXPS_PER_TRIP = 16;
+// Where exps finds its table, its arguments and room for its results (the
+// integer kernels use the first 4 KiB).
+export const EXP_TABLE_AT = 4096, EXP_ARGS_AT = 8192, EXP_OUT_AT = 9216, EXP_ARG_BYTES = 1024;
 export const FLOAT_PAIRS_PER_TRIP = 48;
 export const REGISTER_DOTS_PER_TRIP = 48, LOAD_DOTS_PER_TRIP = 32, CHAIN_DOTS_PER_TRIP = 48, CHAIN_FLOAT_PAIRS_PER_TRIP = 48;
 export const WEIGHT_BYTES = 2048, PAIR_BYTES = 1024;
@@ -165,13 +191,87 @@ function chainsFunc(name, product, add, perTrip, result) {
     ${acc.map((k) => `(${lane} (local.get $s${k}))`).reduce((x, y) => `(${result}.add ${x} ${y})`)})`;
 }
 
+// bx_expf's constants (common/maths/expf_constants.hpp), read from the header
+// so the kernel multiplies by the numbers the stages multiply by.
+function expConstants() {
+    const text = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../common/maths/expf_constants.hpp'), 'utf8');
+    const table = [...text.slice(text.indexOf('kPow2Table[kTableSize] = {'), text.indexOf('};')).matchAll(/0x([0-9a-f]+)/gi)].map((m) => BigInt(`0x${m[1]}`));
+    if (table.length !== 32) throw new Error(`expf_constants.hpp: ${table.length} table entries, not 32`);
+    const hexFloat = (name) => {
+        const m = text.match(new RegExp(`${name} = 0x1\\.([0-9a-f]+)p([-+]?\\d+)`));
+        if (!m) throw new Error(`expf_constants.hpp: no ${name}`);
+        return (1 + parseInt(m[1], 16) / 2 ** (4 * m[1].length)) * 2 ** Number(m[2]);
+    };
+    return { table, invLn2Times32: hexFloat('kInvLn2Times32') * 32, roundShift: 1.5 * 2 ** 52,
+             poly3: hexFloat('kPoly3') / 32 ** 3, poly2: hexFloat('kPoly2') / 32 ** 2, poly1: hexFloat('kPoly1') / 32 };
+}
+
+// Bytes of a data segment, as WAT escapes.
+const dataBytes = (buffer) => [...new Uint8Array(buffer)].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
+
+function expsData() {
+    const { table } = expConstants();
+    const t = new BigUint64Array(table), args = new Float32Array(EXP_ARG_BYTES / 4);
+    for (let i = 0; i < args.length; i++) args[i] = -(i % 256) / 10;
+    return `(data (i32.const ${EXP_TABLE_AT}) "${dataBytes(t.buffer)}")
+  (data (i32.const ${EXP_ARGS_AT}) "${dataBytes(args.buffer)}")`;
+}
+
+// bx_expf's main path on the two f64 lanes of local $xd, into local $y
+// (softmax.hpp's exp_main_path, operation for operation).
+function expMainPath() {
+    const lookup = (lane) => `(i64.load offset=${EXP_TABLE_AT} (i32.shl (i32.and (i32.wrap_i64 (i64x2.extract_lane ${lane} (local.get $shifted))) (i32.const 31)) (i32.const 3)))`;
+    return `(local.set $z (f64x2.mul (local.get $c_inv) (local.get $xd)))
+      (local.set $shifted (f64x2.add (local.get $z) (local.get $c_shift)))
+      (local.set $r (f64x2.sub (local.get $z) (f64x2.sub (local.get $shifted) (local.get $c_shift))))
+      (local.set $s (i64x2.add (i64x2.replace_lane 1 (i64x2.splat ${lookup(0)}) ${lookup(1)}) (i64x2.shl (local.get $shifted) (i32.const 47))))
+      (local.set $y (f64x2.mul (f64x2.add (f64x2.mul (f64x2.add (f64x2.mul (local.get $c3) (local.get $r)) (local.get $c2)) (f64x2.mul (local.get $r) (local.get $r)))
+                                          (f64x2.add (f64x2.mul (local.get $c1) (local.get $r)) (local.get $one)))
+                               (local.get $s)))`;
+}
+
+function expsFunc() {
+    const c = expConstants();
+    const body = [];
+    for (let g = 0; g < EXPS_PER_TRIP / 4; g++) {
+        body.push(`(local.set $x (f32x4.sub (v128.load offset=${16 * g} (local.get $ap)) (local.get $m)))`,
+                  `(local.set $xd (f64x2.promote_low_f32x4 (local.get $x)))`, expMainPath(), `(local.set $low (local.get $y))`,
+                  `(local.set $xd (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x))))`, expMainPath(),
+                  `(v128.store offset=${16 * g} (local.get $op) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (local.get $low)) (f32x4.demote_f64x2_zero (local.get $y))))`,
+                  `(local.set $edges (v128.or (local.get $edges) (f32x4.ge (f32x4.abs (local.get $x)) (local.get $bound))))`);
+    }
+    const step = 4 * EXPS_PER_TRIP;
+    return `(func (export "exps") (param $trips i32) (param $args i32) (param $out i32) (result i32)
+    (local $t i32) (local $ap i32) (local $op i32) (local $x v128) (local $xd v128) (local $z v128) (local $shifted v128) (local $r v128) (local $s v128)
+    (local $y v128) (local $low v128) (local $edges v128) (local $m v128) (local $bound v128)
+    (local $c_inv v128) (local $c_shift v128) (local $c3 v128) (local $c2 v128) (local $c1 v128) (local $one v128)
+    (local.set $m (f32x4.splat (f32.convert_i32_s (i32.and (local.get $trips) (i32.const 0)))))
+    (local.set $bound (f32x4.splat (f32.const 88)))
+    (local.set $c_inv (f64x2.splat (f64.const ${c.invLn2Times32})))
+    (local.set $c_shift (f64x2.splat (f64.const ${c.roundShift})))
+    (local.set $c3 (f64x2.splat (f64.const ${c.poly3})))
+    (local.set $c2 (f64x2.splat (f64.const ${c.poly2})))
+    (local.set $c1 (f64x2.splat (f64.const ${c.poly1})))
+    (local.set $one (f64x2.splat (f64.const 1)))
+    (block $done (loop $trip
+      (br_if $done (i32.ge_u (local.get $t) (local.get $trips)))
+      (local.set $ap (i32.add (local.get $args) (i32.and (i32.mul (local.get $t) (i32.const ${step})) (i32.const ${EXP_ARG_BYTES - 1}))))
+      (local.set $op (i32.add (local.get $out) (i32.and (i32.mul (local.get $t) (i32.const ${step})) (i32.const ${EXP_ARG_BYTES - 1}))))
+      ${body.join('\n      ')}
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $trip)))
+    (i32.add (i32x4.bitmask (local.get $edges)) (i32.trunc_f32_s (f32x4.extract_lane 0 (v128.load (local.get $out))))))`;
+}
+
 export function wat() {
     return `(module
   (memory (export "memory") 1)
+  ${expsData()}
   ${registersFunc()}
   ${loadsFunc()}
   ${floatsFunc()}
   ${chainsFunc('chains', 'i32x4.dot_i16x8_s', 'i32x4.add', CHAIN_DOTS_PER_TRIP, 'i32')}
+  ${expsFunc()}
   ${chainsFunc('float_chains', 'f32x4.mul', 'f32x4.add', CHAIN_FLOAT_PAIRS_PER_TRIP, 'f32')})`;
 }
 

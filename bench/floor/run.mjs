@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { compiler, configName, gitInfo, machine, modelInfo, parseConfigs, runtimeInfo, V8_FLAGS, wasmtimePython } from '../lib/guest.mjs';
-import { WINDOW_DOTS, WINDOW_FLOAT_PAIRS, wasmBytes, wat } from './kernels.mjs';
+import { WINDOW_DOTS, WINDOW_EXPS, WINDOW_FLOAT_PAIRS, wasmBytes, wat } from './kernels.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -43,7 +43,7 @@ function once(config, inner = o.inner, only = null, wrap = []) {
     const cmd = !config ? [native, [String(inner)]]
         : config.runtime === 'v8' ? [process.execPath, [...V8_FLAGS[o.tiering], join(here, 'v8-host.mjs'), module, String(inner), ...(only ? [only] : [])]]
         : [wasmtimePython(), [join(here, 'wasmtime-host.py'), ...(config.mode === 'epoch' ? [] : ['--no-epoch']), ...(only ? ['--only', only] : []),
-                              module, String(inner), String(WINDOW_DOTS), String(WINDOW_FLOAT_PAIRS)]];
+                              module, String(inner), String(WINDOW_DOTS), String(WINDOW_FLOAT_PAIRS), String(WINDOW_EXPS)]];
     const r = spawnSync(wrap.length ? wrap[0] : cmd[0], wrap.length ? [...wrap.slice(1), cmd[0], ...cmd[1]] : cmd[1], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
     if (wrap.length) {
         const refs = (r.stderr || '').match(/I\s+refs:\s+([\d,]+)/);
@@ -54,7 +54,7 @@ function once(config, inner = o.inner, only = null, wrap = []) {
     if (r.status !== 0 || !line) throw new Error(`${config ? configName(config) : 'native'}: exit ${r.status}: ${(r.stderr || '').slice(-400)}`);
     const data = JSON.parse(line);
     const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
-    return { registers_ns: median(data.registers_ns), loads_ns: median(data.loads_ns), floats_ns: median(data.floats_ns) };
+    return { registers_ns: median(data.registers_ns), loads_ns: median(data.loads_ns), floats_ns: median(data.floats_ns), exps_ns: data.exps_ns ? median(data.exps_ns) : null };  // native.cpp has no exps
 }
 
 const record = {
@@ -68,16 +68,18 @@ const record = {
     settings: { rounds: o.rounds, inner: o.inner, kernels: 'bench/floor/kernels.mjs (wasm written by hand), bench/floor/native.cpp' },
     window_dots: WINDOW_DOTS,
     window_float_pairs: WINDOW_FLOAT_PAIRS,
+    window_exps: WINDOW_EXPS,
     results: {},
 };
 const names = [...configs.map(configName), 'native'];
-for (const n of names) record.results[n] = { registers_ns: [], loads_ns: [], floats_ns: [] };
+for (const n of names) record.results[n] = { registers_ns: [], loads_ns: [], floats_ns: [], exps_ns: [] };
 for (let round = 0; round < o.rounds; round++) {
     for (const [i, name] of names.entries()) {
         const r = once(configs[i] ?? null);
         record.results[name].registers_ns.push(r.registers_ns);
         record.results[name].loads_ns.push(r.loads_ns);
         record.results[name].floats_ns.push(r.floats_ns);
+        if (r.exps_ns !== null) record.results[name].exps_ns.push(r.exps_ns);
     }
     process.stderr.write(`[floor] round ${round + 1}/${o.rounds}\n`);
 }
@@ -87,7 +89,7 @@ if (o.count) {
     const VALGRIND = ['valgrind', '--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', '--smc-check=all-non-file'];
     record.instructions = { valgrind: VALGRIND.slice(1) };
     for (const config of configs.filter((c) => c.mode === 'epoch' || c.runtime === 'v8')) {
-        for (const kernel of ['registers', 'loads', 'floats']) {
+        for (const kernel of ['registers', 'loads', 'floats', 'exps']) {
             const one = once(config, 1, kernel, VALGRIND), two = once(config, 2, kernel, VALGRIND);
             (record.instructions[configName(config)] ??= {})[kernel] = two - one;
             process.stderr.write(`[floor] ${configName(config)} ${kernel}: ${(two - one).toLocaleString('en-US')} instructions per window\n`);

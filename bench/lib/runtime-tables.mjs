@@ -243,11 +243,27 @@ function proofsOf(root, stage, prev) {
 
 // `picture`: per step, the post's figure, ours under both runtimes, and how
 // the step is proven exact.
-export function renderPicture(run, instrRun, root, postFigure) {
+export function renderPicture(run, instrRun, root, postFigure, floor = null) {
     const POST = { '00': 'fwd-first', '01': 'step1', '02': 'step2', '03': 'step3', '04': 'tok-load-local', '06': 'akamai-step6',
                    '07': 'akamai-step7', '08': 'akamai-step8', '09': 'akamai-step9' };
-    const lines = ['| Stage | The post | wasmtime, epoch on: ms, ÷ previous [95%] | V8: ms, ÷ previous [95%] | Instructions ÷ previous, wasmtime / V8 | Proven exact by |',
-                   '|---|---|--:|--:|--:|---|'];
+    // Each phase ÷ its bound (the pinned floor run), wasmtime with epoch / V8.
+    const boundCell = (stage) => {
+        if (!floor) return '–';
+        const p = stage.slice(0, 2);
+        const per = ['wasmtime:epoch', 'v8:plain'].map((key) => {
+            const r = resultOf(run, p, key), bound = floor.bounds[key];
+            if (!r?.profile_ms || !bound) return null;
+            const live = r.live?.length ? r.live.reduce((a, b) => a + b, 0) / r.live.length : 256;
+            return ['matmul', 'attention'].map((phase) => {
+                const b = bound(phase, stage, live);
+                return b && r.profile_ms[phase] ? `${fmt(r.profile_ms[phase] / b, 2)}` : '–';
+            }).join(' · ');
+        });
+        return per.map((x) => x ?? '–').join(' / ');
+    };
+    const lines = ['| Stage | The post | wasmtime, epoch on: ms, ÷ previous [95%] | V8: ms, ÷ previous [95%] | Instructions ÷ previous, wasmtime / V8 | ' +
+                   'Matmul · attention ÷ bound, wasmtime / V8 | Proven exact by |',
+                   '|---|---|--:|--:|--:|--:|---|'];
     for (const stage of stagesIn(run)) {
         const p = stage.slice(0, 2), prev = previousOf(run, stage);
         const both = (key) => {
@@ -257,7 +273,7 @@ export function renderPicture(run, instrRun, root, postFigure) {
         const ir = prev ? ['wasmtime', 'v8'].map((rt) => instrRatio(instrRun, stage, prev, rt)) : [null, null];
         const post = POST[p] ? postFigure(POST[p]) : '';
         lines.push(`| ${stage} | ${post} | ${both('wasmtime:epoch')} | ${both('v8:plain')} | ` +
-                   `${ir.every((x) => x === null) ? '–' : ir.map((x) => (x === null ? '–' : `${fmt(x, 3)}×`)).join(' / ')} | ${proofsOf(root, stage, prev)} |`);
+                   `${ir.every((x) => x === null) ? '–' : ir.map((x) => (x === null ? '–' : `${fmt(x, 3)}×`)).join(' / ')} | ${boundCell(stage)} | ${proofsOf(root, stage, prev)} |`);
     }
     lines.push('');
     // The last stage against where the post ends, and against the last stage
@@ -276,6 +292,11 @@ export function renderPicture(run, instrRun, root, postFigure) {
                'Akamai Functions for steps 6-9); ours are one window\'s forward pass in one run. Compare ratios, not milliseconds. ' +
                'Proven exact by: every logit bit of the equivalence corpus against stage 00 (`make check`), for every stage; ' +
                'then what the stage adds: the tokenizer against the reference (`make check-tok`), an exhaustive kernel check ' +
-               '(`make check-gelu`, `check-quant`, `check-exp`), or a kept mistake that the checks catch.');
+               '(`make check-gelu`, `check-quant`, `check-exp`), or a kept mistake that the checks catch.' +
+               (floor ? ' Matmul · attention ÷ bound: each phase\'s mean per forward pass divided by what the pinned floor run ' +
+                        `(bench/results/${floor.run.file.split('/').pop()}) measured its products to cost alone on the same runtime: the GEMM's ` +
+                        'integer dot products for the matmul; for attention its float products' +
+                        (Object.values(floor.run.results).some((r) => r.exps_ns?.length) ? ' and softmax\'s exponentials' : '') +
+                        ' (`make bench-floor`, chapter on the floor). The other phase (LayerNorm, GELU, quantisation, residuals) has no bound yet.' : ''));
     return lines.join('\n');
 }

@@ -12,9 +12,14 @@
 // far they are: label agreement and logit distance to stage 00.
 //
 // Beside them runs the bound (bench/floor/bound.mjs): the integer and float
-// products a stage computes for each window, alone, the least time a stage's
-// pass could take under this V8 on this core. It says, in the same run, how
-// near to ONNX Runtime any stage could ever come.
+// products and the exponentials a stage computes for each window, alone, the
+// least time a stage's pass could take under this V8 on this core. It says,
+// in the same run, how near to ONNX Runtime any stage could ever come.
+//
+// Each stage and the bound also run under wasmtime with epoch interruption, as
+// Spin runs them (the stage's `(wasmtime)` rows, `bound (wasmtime)`), in the
+// same rounds: how far each stage is from its bound, on both runtimes, from
+// one run. --no-wasmtime leaves those rows out.
 //
 // Rounds interleave stage, web, node and bound (fresh Node process each), so a
 // drift in machine load hits all of them alike; the ratios come from one file.
@@ -22,13 +27,14 @@
 // usage: node bench/peer/peer.mjs --onnx build/peer/model-int8.onnx --windows build/peer/eval-windows.json
 //          [--stage NN[,MM] (09, the last of the post's steps, and the last built)] [--runs 20] [--warmup 5] [--rounds 3]
 //          [--corpus assets/corpora/eval.jsonl] [--ref build/bench/eval.ref] [--build build/wasm] [--out bench/results]
+//          [--no-wasmtime]
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { V8_FLAGS, benchOnce, check, compiler, gitInfo, machine, modelInfo } from '../lib/guest.mjs';
+import { V8_FLAGS, benchOnce, check, compiler, gitInfo, machine, modelInfo, runtimeInfo } from '../lib/guest.mjs';
 import { summarize } from '../lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,7 +42,7 @@ const root = resolve(here, '../..');
 
 function parseArgs(argv) {
     const o = { stage: null, runs: 20, warmup: 5, rounds: 3, tokLoads: 3, tiering: 'turbofan', corpus: 'assets/corpora/eval.jsonl',
-                ref: 'build/bench/eval.ref', build: 'build/wasm', out: 'bench/results', onnx: null, windows: null };
+                ref: 'build/bench/eval.ref', build: 'build/wasm', out: 'bench/results', onnx: null, windows: null, wasmtime: true };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         const next = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
@@ -50,6 +56,7 @@ function parseArgs(argv) {
         else if (a === '--out') o.out = next();
         else if (a === '--onnx') o.onnx = next();
         else if (a === '--windows') o.windows = next();
+        else if (a === '--no-wasmtime') o.wasmtime = false;
         else throw new Error(`unknown argument ${a}`);
     }
     if (!o.onnx || !o.windows) throw new Error('give --onnx MODEL.onnx and --windows WINDOWS.json');
@@ -84,8 +91,9 @@ const runPeer = (o, runtime) => runNode(o, `run-ort ${runtime}`, join(here, 'run
     [runtime, resolve(root, o.onnx), resolve(root, o.windows), String(o.runs), String(o.warmup)], here);
 
 // The bound: the products a stage computes for each of the windows, alone.
-const runBound = (o) => runNode(o, 'bound.mjs', join(root, 'bench/floor/bound.mjs'),
-    [String(o.runs), String(o.warmup), resolve(root, o.windows)], root);
+const runBound = (o, runtime) => runNode(o, 'bound.mjs', join(root, 'bench/floor/bound.mjs'),
+    ['--runtime', runtime, String(o.runs), String(o.warmup), resolve(root, o.windows)], root);
+const WASMTIME_EPOCH = { runtime: 'wasmtime', mode: 'epoch' };
 
 function main() {
     const o = parseArgs(process.argv.slice(2));
@@ -99,6 +107,7 @@ function main() {
         git: gitInfo(),
         machine: { ...machine(), loadavg_before: loadavg().map((x) => +x.toFixed(2)) },
         runtime: { node: process.version, v8: process.versions.v8, flags: V8_FLAGS[o.tiering], tiering: o.tiering },
+        ...(o.wasmtime ? { runtimes: runtimeInfo(o, ['wasmtime', 'v8']) } : {}),
         compiler: compiler(o.build),
         settings: { runs: o.runs, warmup: o.warmup, rounds: o.rounds, corpus: o.corpus, ref: o.ref },
         model: { ...modelInfo(), onnx: o.onnx, onnx_sha256: sha256(resolve(root, o.onnx)) },
@@ -107,21 +116,26 @@ function main() {
     };
 
     // Each stage must be bit-exact before it is timed, as in bench.mjs.
-    const ours = stages.map((stage) => {
+    const configs = [null, ...(o.wasmtime ? [WASMTIME_EPOCH] : [])];  // null: V8, this Node's flags
+    const ours = configs.flatMap((config) => stages.map((stage) => {
         const module = resolve(root, o.build, 'stages', stage, 'cli.wasm');
-        const checked = check(o, module);
-        const entry = { name: stage, kind: 'stage', module, status: checked.exit === 0 ? 'ok' : 'failed', check: checked };
-        console.error(`[peer] ${stage}: check ${entry.status}`);
+        const checked = check(o, module, config ?? undefined);
+        const name = config ? `${stage} (wasmtime)` : stage;
+        const entry = { name, stage, kind: 'stage', runtime: config ? 'wasmtime:epoch' : 'v8', module, config,
+                        status: checked.exit === 0 ? 'ok' : 'failed', check: checked };
+        console.error(`[peer] ${name}: check ${entry.status}`);
         return entry;
-    });
+    }));
     const peers = [{ name: 'onnxruntime-web', kind: 'web', status: 'ok' }, { name: 'onnxruntime-node', kind: 'node', status: 'ok' },
-                   { name: 'bound', kind: 'bound', status: 'ok' }];
+                   { name: 'bound', kind: 'bound', runtime: 'v8', status: 'ok' },
+                   ...(o.wasmtime ? [{ name: 'bound (wasmtime)', kind: 'bound', runtime: 'wasmtime:epoch', status: 'ok' }] : [])];
     const entries = [...ours, ...peers];
     const raw = new Map(entries.map((e) => [e, []]));
     for (let round = 0; round < o.rounds; round++) {
         for (const e of entries) {
             if (e.status !== 'ok') continue;
-            const r = e.kind === 'stage' ? benchOnce(o, e.module) : e.kind === 'bound' ? runBound(o) : runPeer(o, e.kind);
+            const r = e.kind === 'stage' ? benchOnce(o, e.module, e.config ?? undefined)
+                : e.kind === 'bound' ? runBound(o, e.runtime === 'v8' ? 'v8' : 'wasmtime') : runPeer(o, e.kind);
             if (r.error) { e.status = 'failed'; e.reason = r.error; continue; }
             raw.get(e).push(r.data);
             const m = summarize(r.data.forward_ms).median;
@@ -146,7 +160,9 @@ function main() {
                 const d = runs[0];
                 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
                 Object.assign(e, { kernels: d.kernels, live: d.live, dots_per_run: mean(d.dots_per_run), float_pairs_per_run: mean(d.float_pairs_per_run),
-                                   dots_ms: summarize(runs.flatMap((x) => x.dots_ms)), floats_ms: summarize(runs.flatMap((x) => x.floats_ms)) });
+                                   exps_per_run: mean(d.exps_per_run), ...(d.settings ? { settings: d.settings } : {}),
+                                   dots_ms: summarize(runs.flatMap((x) => x.dots_ms)), floats_ms: summarize(runs.flatMap((x) => x.floats_ms)),
+                                   exps_ms: summarize(runs.flatMap((x) => x.exps_ms)) });
             } else {
                 const d = runs[0];  // the comparison is the same in every round
                 Object.assign(e, { version: d.version, options: d.options, session_ms: summarize(runs.map((x) => x.session_ms)),
@@ -155,6 +171,7 @@ function main() {
             }
         }
         delete e.module;
+        delete e.config;
         record.results.push(e);
     }
     record.machine.loadavg_after = loadavg().map((x) => +x.toFixed(2));
@@ -165,13 +182,13 @@ function main() {
     const file = resolve(root, o.out, `${stamp}-peer-${stages.map((st) => st.slice(0, 2)).join('+')}.json`);
     writeFileSync(file, `${JSON.stringify(record, null, 1)}\n`);
     console.log(relative(process.cwd(), file));
-    const base = ours[ours.length - 1].forward_cpu_ms?.median;  // the last stage's
+    const base = ours.filter((e) => e.runtime === 'v8').at(-1).forward_cpu_ms?.median;  // the last stage's, under V8
     for (const e of entries) {
         const f = e.forward_ms;
-        const agreement = e.kind === 'stage' ? 'bit-exact' : e.kind === 'bound' ? 'products only' : e.rows ? `labels ${e.label_agree}/${e.rows}` : '';
+        const agreement = e.kind === 'stage' ? 'bit-exact' : e.kind === 'bound' ? 'products and exps only' : e.rows ? `labels ${e.label_agree}/${e.rows}` : '';
         console.log(`${e.name.padEnd(20)} ${e.status.padEnd(7)} ` + (f
             ? `forward median ${f.median.toFixed(1)} ms` + (e.forward_cpu_ms ? `, CPU ${e.forward_cpu_ms.median.toFixed(1)} ms` : '') +
-              (base && e.kind !== 'stage' ? `, last stage's CPU / this ${(base / f.median).toFixed(2)}x` : '') + `  ${agreement}`
+              (base && e.kind !== 'stage' && e.runtime !== 'wasmtime:epoch' ? `, last stage's CPU / this ${(base / f.median).toFixed(2)}x` : '') + `  ${agreement}`
             : e.reason ?? ''));
     }
     return entries.some((e) => e.status !== 'ok') ? 1 : 0;
