@@ -106,6 +106,11 @@ export function attentionBoundMs(floor, stage, live) {
     return floor.exps === undefined ? products : products + (floor.exps / 1e6) * passExps(live, allRows) / WINDOW_EXPS;
 }
 
+// Two runs on the same kind of CPU (family and model as /proc/cpuinfo gives
+// them): only then may a time of one be divided by a time of the other.
+export const cpuOf = (run) => `${run.machine?.cpu ?? '?'} family ${run.machine?.cpu_family ?? '?'} model ${run.machine?.cpu_model ?? '?'}`;
+export const sameCpu = (a, b) => cpuOf(a) === cpuOf(b);
+
 // What a floor run says each phase must cost, per runtime: `phaseBounds(floorRun)`
 // maps a config (`wasmtime:epoch`, `v8:plain`, ...) to a function
 // (phase, stage, live) -> ms, or null for a phase the run has no kernel for.
@@ -185,7 +190,10 @@ export function renderFloorTable(floorRun, forwardRun) {
     lines.push('', `One window is ${floorRun.window_dots.toLocaleString('en-US')} \`i32x4.dot_i16x8_s\` (x86 \`pmaddwd\`), each with the \`i32x4.add\` that keeps its sum` +
                (floats ? `, and ${floorRun.window_float_pairs.toLocaleString('en-US')} \`f32x4.mul\` in attention's two products, each with its \`f32x4.add\`` : '') + '. ' +
                `Medians of ${floorRun.settings.rounds} processes per runtime, interleaved, each the median of ${floorRun.settings.inner} passes.`, '');
-    if (forwardRun) {
+    if (forwardRun && !sameCpu(floorRun, forwardRun)) {
+        lines.push(`The pinned forward run was measured on another CPU (${cpuOf(forwardRun)}) than this floor run (${cpuOf(floorRun)}), ` +
+                   'so no stage is divided by this floor: a ratio across two machines measures the machines.', '');
+    } else if (forwardRun) {
         const keys = [['wasmtime:epoch', 'wasmtime, epoch on'], ['v8:plain', 'V8']].filter(([k]) => floorOf[k]);
         lines.push(`| Stage | ${keys.map(([, l]) => `matmul, ${l} (ms) | ÷ its floor`).join(' | ')} |`, `|---|${keys.map(() => '--:|--:').join('|')}|`);
         // The floor is scaled to the products a stage's pass really computes
@@ -610,18 +618,18 @@ function postFigure(key) {
 }
 
 // The pinned floor run (make bench-floor), with its bounds per runtime, or null.
-function pinnedFloor() {
+function pinnedFloor(forwardRun) {
     const file = pinnedFile('floor');
     if (!file || !existsSync(file)) return null;
     const run = { ...JSON.parse(readFileSync(file, 'utf8')), file };
-    return { run, bounds: phaseBounds(run) };
+    return { run, bounds: phaseBounds(run), sameCpu: sameCpu(run, forwardRun) };
 }
 
 function renderRuntimeTable(kind, run, prefix, instrRun) {
     const body = kind === 'epoch' ? renderRuntimeEpoch(run)
         : kind === 'step' ? renderRuntimeStep(run, instrRun, prefix)
         : kind === 'verdict' ? renderVerdict(run, instrRun, prefix)
-        : kind === 'picture' ? renderPicture(run, instrRun, join(here, '..'), postFigure, pinnedFloor())
+        : kind === 'picture' ? renderPicture(run, instrRun, join(here, '..'), postFigure, pinnedFloor(run))
         : renderRuntimeForward(run, instrRun);
     if (kind === 'verdict') return `${trustWarning([run], currentModel())}${body}\n`;
     const used = [run, ...(instrRun && kind !== 'epoch' ? [instrRun] : [])];

@@ -248,7 +248,7 @@ export function renderPicture(run, instrRun, root, postFigure, floor = null) {
                    '07': 'akamai-step7', '08': 'akamai-step8', '09': 'akamai-step9' };
     // Each phase ÷ its bound (the pinned floor run), wasmtime with epoch / V8.
     const boundCell = (stage) => {
-        if (!floor) return '–';
+        if (!floor || !floor.sameCpu) return '–';
         const p = stage.slice(0, 2);
         const per = ['wasmtime:epoch', 'v8:plain'].map((key) => {
             const r = resultOf(run, p, key), bound = floor.bounds[key];
@@ -293,7 +293,9 @@ export function renderPicture(run, instrRun, root, postFigure, floor = null) {
                'Proven exact by: every logit bit of the equivalence corpus against stage 00 (`make check`), for every stage; ' +
                'then what the stage adds: the tokenizer against the reference (`make check-tok`), an exhaustive kernel check ' +
                '(`make check-gelu`, `check-quant`, `check-exp`), or a kept mistake that the checks catch.' +
-               (floor ? ' Matmul · attention ÷ bound: each phase\'s mean per forward pass divided by what the pinned floor run ' +
+               (floor && !floor.sameCpu ? ` Matmul · attention ÷ bound: not given, since the pinned floor run (bench/results/${floor.run.file.split('/').pop()}) ` +
+                        'was measured on another CPU than this run.' : '') +
+               (floor?.sameCpu ? ' Matmul · attention ÷ bound: each phase\'s mean per forward pass divided by what the pinned floor run ' +
                         `(bench/results/${floor.run.file.split('/').pop()}) measured its products to cost alone on the same runtime: the GEMM's ` +
                         'integer dot products for the matmul; for attention its float products' +
                         (Object.values(floor.run.results).some((r) => r.exps_ns?.length) ? ' and softmax\'s exponentials' : '') +
