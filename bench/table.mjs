@@ -534,11 +534,12 @@ export function renderPeerTable(files) {
         const labels = r.kind === 'stage' ? 'all (bit-exact)' : r.kind === 'bound' ? '–' : `${r.label_agree} of ${r.rows}`;
         const dlogit = r.kind === 'stage' ? '0' : r.kind === 'bound' ? '–' : r.max_abs_dlogit.toPrecision(3);
         lines.push(`| ${r.name}${r.version ? ` ${r.version}` : ''} | ${what(r)} | ${fmt(f.median)} (${fmt(f.min)}–${fmt(f.max)}) | ` +
-                   `${fmt(r.forward_cpu_ms?.median)} | ${ratio} |${withBound ? ` ${toBound} |` : ''} ${labels} | ${dlogit} |`);
+                   `${r.forward_cpu_ms?.median ? fmt(r.forward_cpu_ms.median) : '–'} | ${ratio} |${withBound ? ` ${toBound} |` : ''} ${labels} | ${dlogit} |`);
     }
     lines.push('');
     lines.push(`One window of 256 positions through the encoder, medians of ${run.settings.runs} runs × ${run.settings.rounds} rounds ` +
-               `(every row interleaved, each in a fresh Node process) on the windows of ${run.settings.corpus}; ` +
+               `(every row interleaved, each in a fresh ${withBound ? '' : 'Node '}process) on the windows of ${run.settings.corpus}; ` +
+               (withBound ? 'wasmtime\'s rows give no CPU time; ' : '') +
                'ONNX Runtime runs our model exported to ONNX (bench/peer/export_onnx.py: the same int8 weights and scales, its own ' +
                'dynamic activation quantisation, float elsewhere). ÷ onnxruntime-web: the median of the per-round ratios of wall times, ' +
                'with its 95% bootstrap interval; below 1 is faster, an interval that contains 1 is within noise.');
