@@ -12,12 +12,12 @@
 //   node bench/lib/capture-header.mjs [--tool FILE]... WHAT...   prints the line
 //   node bench/lib/capture-header.mjs --fresh CAPTURE [--tool FILE]...
 //       exit 0 when CAPTURE would come out the same today: the committed model, a clean tree,
-//       and no change since its commit to what it watches (a rerun of make check-results
+//       and no change since its commit to what it watches (a stage's capture: its own stage) (a rerun of make check-results
 //       skips it with CHECK_RESULTS_STALE_ONLY=1, so an interrupted regeneration resumes)
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,15 +46,23 @@ export function parseCaptureHeader(line) {
     return { commit: commit?.[1] ?? null, dirty: commit ? Boolean(commit[2]) : null, model: model?.[1] ?? null };
 }
 
+// What one capture can show: a stage's capture (check-NN-..., listing-NN-...) its own stage's
+// directory and everything the stages share; any other capture every stage.
+function watchedBy(capture) {
+    const stage = /^(?:check|listing)-(\d\d)\b/.exec(basename(capture))?.[1];
+    return stage ? [`:(glob)stages/${stage}-*/**`, ...WATCHED.filter((w) => w !== 'stages')] : WATCHED;
+}
+
 export function upToDate(capture, tools = []) {
     if (!existsSync(capture)) return false;
+    const watched = watchedBy(capture);
     const h = parseCaptureHeader(readFileSync(capture, 'utf8').split('\n', 1)[0]);
     if (!h?.commit || h.dirty || h.model !== modelPrefix()) return false;
     try {
         // The script that schedules the checks (common/harness/check-results.sh) shows nothing itself.
         const scheduler = tools.includes(SCHEDULER) ? [] : [`:(exclude)${SCHEDULER}`];
-        execFileSync('git', ['-C', root, 'diff', '--quiet', h.commit, '--', ...WATCHED, ...tools, ...scheduler], { stdio: 'ignore' });
-        return git('status', '--porcelain', '--', ...WATCHED, ...tools) === '';
+        execFileSync('git', ['-C', root, 'diff', '--quiet', h.commit, '--', ...watched, ...tools, ...scheduler], { stdio: 'ignore' });
+        return git('status', '--porcelain', '--', ...watched, ...tools) === '';
     } catch { return false; }
 }
 

@@ -70,7 +70,6 @@ struct Built {
 
 }  // namespace
 
-// snippet: warm-tokenizer
 std::shared_ptr<const bx::Tokenizer> load_tokenizer(std::string* error) {
     static const Built built = [] {
         Built b;
@@ -80,6 +79,5 @@ std::shared_ptr<const bx::Tokenizer> load_tokenizer(std::string* error) {
     if (!built.tokenizer && error) *error = built.error;
     return built.tokenizer;
 }
-// end-snippet
 
 }  // namespace bx::stage
