@@ -138,7 +138,7 @@ export function phaseBounds(floorRun) {
 // the pinned forward run as a multiple of the registers floor of the same
 // runtime. Medians over the floor run's processes (each its own median pass);
 // the spread is the fastest and slowest process.
-export function renderFloorTable(floorRun, forwardRun) {
+export function renderFloorTable(floorRun, forwardRun, part = 'all') {
     const med = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
     const ms = (ns) => fmt(ns / 1e6, 1);
     const label = { 'wasmtime:epoch': 'wasmtime, epoch on', 'wasmtime:plain': 'wasmtime, epoch off', 'v8:plain': 'V8', native: 'native (clang, SIMDe, x86-64 baseline)' };
@@ -190,6 +190,7 @@ export function renderFloorTable(floorRun, forwardRun) {
     lines.push('', `One window is ${floorRun.window_dots.toLocaleString('en-US')} \`i32x4.dot_i16x8_s\` (x86 \`pmaddwd\`), each with the \`i32x4.add\` that keeps its sum` +
                (floats ? `, and ${floorRun.window_float_pairs.toLocaleString('en-US')} \`f32x4.mul\` in attention's two products, each with its \`f32x4.add\`` : '') + '. ' +
                `Medians of ${floorRun.settings.rounds} processes per runtime, interleaved, each the median of ${floorRun.settings.inner} passes.`, '');
+    const perStageFrom = lines.length;  // part 'floors' stops here, part 'stages' starts here
     if (forwardRun && !sameCpu(floorRun, forwardRun)) {
         lines.push(`The pinned forward run was measured on another CPU (${cpuOf(forwardRun)}) than this floor run (${cpuOf(floorRun)}), ` +
                    'so no stage is divided by this floor: a ratio across two machines measures the machines.', '');
@@ -244,9 +245,11 @@ export function renderFloorTable(floorRun, forwardRun) {
     const floorLine = `Floor measured ${floorRun.date.slice(0, 16).replace('T', ' ')} UTC at ${floorRun.git.commit?.slice(0, 10) ?? '?'}${floorRun.git.dirty ? ' (uncommitted changes)' : ''}` +
         ` (bench/results/${floorRun.file.split('/').pop()}): ${floorRun.machine.cpu}, ${floorRun.machine.cores} cores, load ${floorRun.machine.loadavg_before[0]} → ${floorRun.machine.loadavg_after[0]}; ` +
         `${runtimesText(floorRun)}; wasm kernels written by hand (bench/floor/kernels.mjs); native: ${floorRun.compiler?.native?.version ?? '?'} ${floorRun.compiler?.native?.flags ?? ''}.`;
-    lines.push(floorLine);
-    if (forwardRun) lines.push(provenanceLine(forwardRun));
-    return `${trustWarning([floorRun, ...(forwardRun ? [forwardRun] : [])], currentModel())}${lines.join('\n')}\n`;
+    const withStages = forwardRun && part !== 'floors';
+    const body = part === 'floors' ? lines.slice(0, perStageFrom) : part === 'stages' ? lines.slice(perStageFrom) : lines;
+    body.push(floorLine);
+    if (withStages) body.push(provenanceLine(forwardRun));
+    return `${trustWarning([floorRun, ...(withStages ? [forwardRun] : [])], currentModel())}${body.join('\n')}\n`;
 }
 
 // `tokenizer NN MM ...`: the tokenizer's load per stage, plain and epoch, from
@@ -641,10 +644,12 @@ function main(argv) {
     let out = null;
     const files = [];
     let kind = 'forward';
+    let part = 'all';  // floor: 'floors' (the kernels' floors) or 'stages' (each stage against them)
     const stagesArg = [];
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '-o') out = argv[++i];
         else if (['forward', 'epoch', 'tokenizer', 'serve', 'serve-hosts', 'serve-steps', 'sweep', 'peer', 'step', 'limits', 'verdict', 'picture', 'map', 'floor'].includes(argv[i])) kind = argv[i];
+        else if (['floor-floors', 'floor-stages'].includes(argv[i])) { kind = 'floor'; part = argv[i].slice(6); }
         else if (/^\d\d$/.test(argv[i])) stagesArg.push(argv[i]);
         else files.push(argv[i]);
     }
@@ -659,7 +664,7 @@ function main(argv) {
         if (!file) { console.error('table: no floor run (make bench-floor)'); return 1; }
         const floorRun = { ...JSON.parse(readFileSync(file, 'utf8')), file };
         const fwd = pinnedFile('forward');
-        const md = renderFloorTable(floorRun, fwd ? loadRuns([fwd])[0] : null);
+        const md = renderFloorTable(floorRun, fwd ? loadRuns([fwd])[0] : null, part);
         if (out) writeFileSync(out, md); else process.stdout.write(md);
         return 0;
     }

@@ -257,7 +257,7 @@ export function renderPicture(run, instrRun, root, postFigure, floor = null) {
             return ['matmul', 'attention'].map((phase) => {
                 const b = bound(phase, stage, live);
                 return b && r.profile_ms[phase] ? `${fmt(r.profile_ms[phase] / b, 2)}` : '–';
-            }).join(' · ');
+            }).join('·');
         });
         return per.map((x) => x ?? '–').join(' / ');
     };
