@@ -171,11 +171,14 @@ function(bx_component target stage_lib glue router out_name)
   add_custom_command(
     OUTPUT "${_component}"
     ${_wizer_command}
+    # Node can abort now and then on a V8 CHECK that has nothing to do with
+    # the module: rerun-on-signal.sh runs a step that died from a signal once more.
     COMMAND ${CMAKE_COMMAND} -E env "NODE_OPTIONS=--import=${BX_ROOT}/common/host/jco-preopens.mjs"
+            sh "${BX_ROOT}/common/cmake/rerun-on-signal.sh"
             "${BX_NODE}" "${BX_JCO_JS}" embed --wit "${BX_HTTP_WIT}" --world-name service
             -o "${_embedded}" "${_module}"
-    COMMAND "${BX_NODE}" "${BX_JCO_JS}" new "${_embedded}" -o "${_component}"
-    DEPENDS ${_core} ${_wit} "${BX_ROOT}/common/host/jco-preopens.mjs"
+    COMMAND sh "${BX_ROOT}/common/cmake/rerun-on-signal.sh" "${BX_NODE}" "${BX_JCO_JS}" new "${_embedded}" -o "${_component}"
+    DEPENDS ${_core} ${_wit} "${BX_ROOT}/common/host/jco-preopens.mjs" "${BX_ROOT}/common/cmake/rerun-on-signal.sh"
     COMMENT "Componentising ${out_name}.wasm (${target})"
     VERBATIM)
   add_custom_target(${target} DEPENDS "${_component}")
