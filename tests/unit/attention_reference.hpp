@@ -1,5 +1,5 @@
 // Stage 00's attention arithmetic, one query row at a time, for the unit tests
-// of later stages' attention kernels (test_stage_kernels_03.cpp, _06.cpp, _10.cpp, _19.cpp, _27.cpp):
+// of later stages' attention kernels (test_stage_kernels_03.cpp, _06.cpp, _10.cpp, _19.cpp, _27.cpp, _31.cpp):
 // random projections shaped like real ones, a score's d-sum in order, P.V's
 // sum over keys in order, and a bit-for-bit comparison.
 #pragma once
@@ -114,6 +114,34 @@ std::size_t score_differences(int keys, std::mt19937& rng, ScoreRows score_rows)
                 for (int d = 0; d < bx::kHeadDim; ++d)
                     dot += q[static_cast<std::size_t>(r * bx::kHidden + off + d)] * k[j * bx::kHidden + off + d];
                 differ += bx::float_bits(scores[r * n + j]) != bx::float_bits(dot * kScale) ? 1 : 0;
+            }
+    }
+    return differ;
+}
+
+// P.V of R rows of every head over `keys` keys (any count, so a kernel's
+// remainder after its unrolled trips runs too), computed by `weighted_values`
+// (a stage's weighted_values_rows<R>: weights, V of the head, keys, out),
+// compared with stage 00's sum over the keys in order per (row, dimension):
+// how many outputs differ in any bit.
+template <int R, typename WeightedValues>
+std::size_t weighted_values_differences(int keys, std::mt19937& rng, WeightedValues weighted_values) {
+    const std::vector<float> v = random_matrix(keys, rng);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    std::vector<float> p(static_cast<std::size_t>(R) * static_cast<std::size_t>(keys));
+    for (float& value : p) value = unit(rng) * unit(rng) / static_cast<float>(keys);
+    std::size_t differ = 0;
+    for (int h = 0; h < bx::kHeads; ++h) {
+        const int off = h * bx::kHeadDim;
+        std::vector<float> ctx(static_cast<std::size_t>(R) * bx::kHidden);
+        weighted_values(p.data(), v.data() + off, keys, ctx.data() + off);
+        for (int r = 0; r < R; ++r)
+            for (int d = 0; d < bx::kHeadDim; ++d) {
+                float acc = 0.0f;
+                for (int j = 0; j < keys; ++j)
+                    acc += p[static_cast<std::size_t>(r * keys + j)] *
+                           v[static_cast<std::size_t>(j) * bx::kHidden + static_cast<std::size_t>(off + d)];
+                differ += bx::float_bits(ctx[static_cast<std::size_t>(r * bx::kHidden + off + d)]) != bx::float_bits(acc) ? 1 : 0;
             }
     }
     return differ;

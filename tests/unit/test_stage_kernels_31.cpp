@@ -30,32 +30,12 @@ std::size_t score_differences(int keys, std::mt19937& rng) {
     });
 }
 
-// P.V of R rows of every head over `keys` keys: how many outputs differ in
-// any bit from stage 00's sum over the keys in order.
+// P.V of R rows: how many outputs differ from stage 00's (attention_reference.hpp).
 template <int R>
 std::size_t context_differences(int keys, std::mt19937& rng) {
-    const std::vector<float> v = random_matrix(keys, rng);
-    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-    std::vector<float> p(static_cast<std::size_t>(R) * static_cast<std::size_t>(keys));
-    for (float& value : p) value = unit(rng) * unit(rng) / static_cast<float>(keys);
-    std::size_t differ = 0;
-    for (int h = 0; h < bx::kHeads; ++h) {
-        const int off = h * bx::kHeadDim;
-        std::vector<float> ctx(static_cast<std::size_t>(R) * bx::kHidden);
-        bx::stage::weighted_values_rows<R>(p.data(), v.data() + off, keys, ctx.data() + off);
-        for (int r = 0; r < R; ++r)
-            for (int d = 0; d < bx::kHeadDim; ++d) {
-                float acc = 0.0f;
-                for (int j = 0; j < keys; ++j)
-                    acc += p[static_cast<std::size_t>(r * keys + j)] *
-                           v[static_cast<std::size_t>(j) * bx::kHidden + static_cast<std::size_t>(off + d)];
-                differ += bx::float_bits(ctx[static_cast<std::size_t>(r * bx::kHidden + off + d)]) !=
-                                  bx::float_bits(acc)
-                              ? 1
-                              : 0;
-            }
-    }
-    return differ;
+    return bx::test::weighted_values_differences<R>(keys, rng, [](const float* p, const float* v, int n, float* out) {
+        bx::stage::weighted_values_rows<R>(p, v, n, out);
+    });
 }
 
 }  // namespace
