@@ -1,9 +1,10 @@
 #!/bin/sh
 # rerun-on-signal.sh COMMAND [ARG...]: runs COMMAND; if it dies from a signal
 # (status above 128), runs it once more. Node 20 can abort on a V8 CHECK while
-# evaluating ES modules ("Check failed: (location_) != nullptr", nodejs/node
-# issues 53238 and 60755), now and then, in a process that would have succeeded;
-# jco's embed and new are deterministic, so a second run gives the same bytes.
+# evaluating ES modules ("Check failed: (location_) != nullptr", reported
+# upstream for several Node versions), now and then, in a process that would
+# have succeeded; jco's embed and new are deterministic, so a second run gives
+# the same bytes.
 # An ordinary failure (status 1..128) is reported as it is, at once.
 "$@"
 status=$?
