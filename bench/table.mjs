@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { fmt, latestByStageMode, loadRuns, resultFiles, stagesOf, trustWarning } from './lib/results.mjs';
 import { modelHash } from './lib/guest.mjs';
 import { pinnedFile } from './pin.mjs';
-import { ratioInterval, verdict } from './lib/stats.mjs';
+import { ratioInterval, summarize, verdict } from './lib/stats.mjs';
 import { configOf, intervalText, isRuntimeRun, renderPicture, renderRuntimeEpoch, renderRuntimeForward, renderRuntimeStep, renderVerdict } from './lib/runtime-tables.mjs';
 import { WINDOW_DOTS, WINDOW_EXPS, WINDOW_FLOAT_PAIRS, passDots, passExps, passFloatPairs } from './floor/kernels.mjs';
 
@@ -113,17 +113,19 @@ export const sameCpu = (a, b) => cpuOf(a) === cpuOf(b);
 
 // What a floor run says each phase must cost, per runtime: `phaseBounds(floorRun)`
 // maps a config (`wasmtime:epoch`, `v8:plain`, ...) to a function
-// (phase, stage, live) -> ms, or null for a phase the run has no kernel for.
+// (phase, stage, result) -> ms, or null for a phase the run has no kernel for;
+// `result` is the stage's record in a forward run (its windows' live rows).
 // The matmul's is the registers floor scaled to the dots the stage's pass
 // computes; attention's is attentionBoundMs().
 export function phaseBounds(floorRun) {
-    const med = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+    const median = (xs) => summarize(xs).median;
     const out = {};
     for (const [name, r] of Object.entries(floorRun.results)) {
-        const dots = med(r.registers_ns);
-        const floats = r.floats_ns?.length ? med(r.floats_ns) : undefined;
-        const exps = r.exps_ns?.length && floorRun.window_exps ? med(r.exps_ns) : undefined;
-        out[name] = (phase, stage, live) => {
+        const dots = median(r.registers_ns);
+        const floats = r.floats_ns?.length ? median(r.floats_ns) : undefined;
+        const exps = r.exps_ns?.length && floorRun.window_exps ? median(r.exps_ns) : undefined;
+        out[name] = (phase, stage, result) => {
+            const live = result?.live?.length ? result.live.reduce((a, b) => a + b, 0) / result.live.length : 256;
             if (phase === 'matmul') return (dots / 1e6) * passDots(live, stage.startsWith('00-')) / WINDOW_DOTS;
             if (phase === 'attention' && floats !== undefined) return attentionBoundMs({ floats, exps }, stage, live);
             return null;
@@ -197,18 +199,16 @@ export function renderFloorTable(floorRun, forwardRun, part = 'all') {
     } else if (forwardRun) {
         const keys = [['wasmtime:epoch', 'wasmtime, epoch on'], ['v8:plain', 'V8']].filter(([k]) => floorOf[k]);
         lines.push(`| Stage | ${keys.map(([, l]) => `matmul, ${l} (ms) | ÷ its floor`).join(' | ')} |`, `|---|${keys.map(() => '--:|--:').join('|')}|`);
-        // The floor is scaled to the products a stage's pass really computes
-        // (passDots: stage 00 on all 256 rows, later stages' last layer on the
-        // live rows).
-        const dotShare = (stage, live) => passDots(live, stage.startsWith('00-')) / WINDOW_DOTS;
+        // Each bound is scaled to the products a stage's pass really computes
+        // (stage 00 on all 256 rows, later stages' last layer on the live rows).
+        const bounds = phaseBounds(floorRun);
         const stages = [...new Set(forwardRun.results.filter((r) => !r.sweep).map((r) => r.stage))].sort();
         const runOf = (stage, k) => forwardRun.results.find((x) => !x.sweep && x.stage === stage && configOf(x) === k && x.status === 'ok');
-        const liveOf = (r) => (r?.live?.length ? r.live.reduce((a, b) => a + b, 0) / r.live.length : 256);
         for (const stage of stages) {
             const cells = keys.map(([k]) => {
                 const r = runOf(stage, k);
                 const m = r?.profile_ms?.matmul;
-                return m ? `${fmt(m, 1)} | ${fmt(m / ((floorOf[k] / 1e6) * dotShare(stage, liveOf(r))), 2)}×` : '– | –';
+                return m ? `${fmt(m, 1)} | ${fmt(m / bounds[k]('matmul', stage, r), 2)}×` : '– | –';
             });
             lines.push(`| ${stage} | ${cells.join(' | ')} |`);
         }
@@ -219,15 +219,12 @@ export function renderFloorTable(floorRun, forwardRun, part = 'all') {
                    'products faster than the floor kernel does.', '');
         const floatKeys = keys.filter(([k]) => floatFloorOf[k]);
         if (floats && floatKeys.length) {
-            // Attention's products and exponentials, scaled the same way
-            // (passFloatPairs, passExps).
-            const boundMs = (k, stage, live) => attentionBoundMs({ floats: floatFloorOf[k], exps: exps ? expFloorOf[k] : undefined }, stage, live);
             lines.push(`| Stage | ${floatKeys.map(([, l]) => `attention, ${l} (ms) | its bound (ms) | ÷ its bound`).join(' | ')} |`, `|---|${floatKeys.map(() => '--:|--:|--:').join('|')}|`);
             for (const stage of stages) {
                 const cells = floatKeys.map(([k]) => {
                     const r = runOf(stage, k);
                     const m = r?.profile_ms?.attention;
-                    const bound = boundMs(k, stage, liveOf(r));
+                    const bound = bounds[k]('attention', stage, r);
                     return m ? `${fmt(m, 1)} | ${fmt(bound, 1)} | ${fmt(m / bound, 2)}×` : '– | – | –';
                 });
                 lines.push(`| ${stage} | ${cells.join(' | ')} |`);

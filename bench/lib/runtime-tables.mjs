@@ -253,9 +253,8 @@ export function renderPicture(run, instrRun, root, postFigure, floor = null) {
         const per = ['wasmtime:epoch', 'v8:plain'].map((key) => {
             const r = resultOf(run, p, key), bound = floor.bounds[key];
             if (!r?.profile_ms || !bound) return null;
-            const live = r.live?.length ? r.live.reduce((a, b) => a + b, 0) / r.live.length : 256;
             return ['matmul', 'attention'].map((phase) => {
-                const b = bound(phase, stage, live);
+                const b = bound(phase, stage, r);
                 return b && r.profile_ms[phase] ? `${fmt(r.profile_ms[phase] / b, 2)}` : '–';
             }).join('·');
         });
