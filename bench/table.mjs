@@ -376,7 +376,7 @@ export function renderServeHostsTable(file) {
         }
     }
     lines.push('', serveProvenance(run, 'The post\'s column quotes its figures for the whole request inside the app on Akamai Functions, other machines than this one. '));
-    return `${lines.join('\n')}\n`;
+    return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
 
 // `serve-steps`: a pinned run of bench/e2e/serve.mjs (schema bitexact-serve/2)
@@ -401,7 +401,7 @@ export function renderServeStepsTable(file) {
         }
     }
     lines.push('', serveProvenance(run));
-    return `${lines.join('\n')}\n`;
+    return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
 
 // `sweep NN`: stage NN's exact variants (bench.mjs --sweep), from the pinned
@@ -589,15 +589,12 @@ export function renderLimitsTable(files) {
     }
     lines.push('');
     const m = run.machine;
-    const warn = [run.dirty && 'uncommitted changes to stages/ or common/', m.loadavg_1m.before > 1 && `load ${m.loadavg_1m.before} at the start`]
-        .filter(Boolean);
     lines.push(`The largest request is ${run.largest_text.tokens.toLocaleString('en-US')} tokens of the eval corpus's prose ` +
                `(${run.largest_text.chars.toLocaleString('en-US')} characters, ${Math.max(...Object.values(run.stages).map((x) => x.largest.windows ?? 0))} windows), each request to a fresh instance; ` +
                `memory is the instance's linear memory after the request (x-bx-linear-memory-bytes). ${run.runtime}. ` +
                `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC at ${run.commit?.slice(0, 10) ?? '?'}: ${m.cpu}, ${m.cores} cores, ` +
                `load ${m.loadavg_1m.before} → ${m.loadavg_1m.after}.`);
-    const warning = warn.length ? `**Warning: the run of ${run.date.slice(0, 16).replace('T', ' ')} UTC is not a trustworthy measurement: ${warn.join('; ')}.**\n\n` : '';
-    return `${warning}${lines.join('\n')}\n`;
+    return `${trustWarning([run], currentModel())}${lines.join('\n')}\n`;
 }
 
 // The instruction counts beside the pinned timing run: the pinned one, else the newest.

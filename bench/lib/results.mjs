@@ -48,14 +48,17 @@ export const fmt = (x, digits = 1) => (x === null || x === undefined || Number.i
 // the run is sound. Tables print these on the table itself. Noise between
 // rounds is not a warning any more: it is what the ratios' bootstrap intervals
 // measure (bench/lib/stats.mjs), and a step inside it is called within noise.
+// The request-level runs (bench/e2e/serve.mjs, bench/limits.mjs) record the same facts in
+// flat fields (commit, dirty, model_sha256, machine.loadavg_1m): read either shape.
 export function trustProblems(run, currentModel) {
     const problems = [];
-    if (run.git?.dirty !== false) problems.push(run.git?.dirty ? 'measured from a tree with uncommitted changes' : 'the tree state is not recorded');
-    const load = run.machine?.loadavg_before?.[0];
+    const tree = run.git ?? (run.commit ? { commit: run.commit, dirty: run.dirty } : undefined);
+    if (tree?.dirty !== false) problems.push(tree?.dirty ? 'measured from a tree with uncommitted changes' : 'the tree state is not recorded');
+    const load = run.machine?.loadavg_before?.[0] ?? run.machine?.loadavg_1m?.before;
     // A count of instructions does not care what else ran; a time does.
     if (run.schema !== 'bitexact-instructions/1' && !(load <= 1)) problems.push(load === undefined ? 'the load average is not recorded' : `the load average was ${load} when it started (above 1: other work shared the CPU)`);
     // Older files lack the model: a clean run at a commit ran that commit's model.
-    const model = run.model?.sha256 ?? (run.git?.dirty === false ? modelHashAt(run.git.commit) : null);
+    const model = run.model?.sha256 ?? run.model_sha256 ?? (tree?.dirty === false ? modelHashAt(tree.commit) : null);
     if (!model) problems.push('the model it ran is not recorded');
     else if (currentModel && model !== currentModel) problems.push('it ran a different model than the committed assets/model/model.bxm');
     else if (run.model?.committed === false) problems.push('the model file had uncommitted changes');

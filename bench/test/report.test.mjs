@@ -5,7 +5,7 @@
 // and the verdict calls a step faster, slower or within noise as its interval says.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadRuns } from '../lib/results.mjs';
+import { loadRuns, trustWarning } from '../lib/results.mjs';
 import { renderSvg } from '../plot.mjs';
 import { renderTable } from '../table.mjs';
 import { renderRuntimeForward, renderVerdict } from '../lib/runtime-tables.mjs';
@@ -34,6 +34,11 @@ for (const [why, change, words] of [
     const table = renderTable(variant((run) => { base(run); change(run); }));
     if (!warned(table) || !table.includes(words)) failures.push(`${why}: the table carries no warning saying '${words}'`);
 }
+// The request-level runs (serve, limits) keep the same facts in flat fields: the same warnings.
+const flat = { date: '2026-12-07T10:00:00Z', commit: 'c'.repeat(40), dirty: false, model_sha256: sound, machine: { loadavg_1m: { before: 0.2 } } };
+if (trustWarning([flat], sound)) failures.push(`a sound request-level run got a warning: ${trustWarning([flat], sound)}`);
+if (!trustWarning([{ ...flat, model_sha256: 'b'.repeat(64) }], sound).includes('different model')) failures.push('a request-level run of another model carries no warning');
+if (!trustWarning([{ ...flat, dirty: true }], sound).includes('uncommitted changes')) failures.push('a request-level run from a dirty tree carries no warning');
 const svg = renderSvg(runs);
 for (const want of ['<svg', '00-naive', '01-blocked', 'epoch ×1.50', 'failed', 'Matmul', 'Attention', 'Other', '</svg>'])
     if (!svg.includes(want)) failures.push(`svg lacks: ${want}`);
