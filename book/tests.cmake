@@ -78,3 +78,9 @@ bx_book_check("stages: README count is fresh" "stages: README count mutant is ca
 # tables and folded evidence, and no chapter with more than 1,500 words of
 # generated output left open; the mutant reads every <details> as open.
 bx_book_check("book: prose leads" "book: prose leads mutant unfolded is caught" "${BX_ROOT}/book/tools/word-share.mjs")
+
+# Every capture the book quotes (bench/results/check-*.txt, listing-*.txt) was
+# made with the committed model from a clean tree at a commit of this history;
+# the mutant reads one capture as if another model had made it.
+bx_book_check("book: quoted captures are fresh" "book: captures mutant other-model is caught"
+              "${BX_ROOT}/book/tools/captures-fresh.mjs")

@@ -77,7 +77,7 @@ run() {
     local file="$out/check-$name.txt"
     due "$name" "check-$name" || return 0  # what it shows comes from the watched code, not this script
     echo "check-results: $name ($*)" >&2
-    { provenance; "$@" 2>&1 | grep -v -E '^\[ *[0-9]+%\]|^make\[|^-- |^(check|dump): [0-9]+/[0-9]+ texts, [0-9]+ s$|^(Built target|Consolidate compiler|Scanning dependencies|Building CXX|Linking CXX)' \
+    { provenance; "$@" 2>&1 | grep -v -E '^\[ *[0-9]+%\]|^make\[|^-- |^(check|dump): [0-9]+/[0-9]+ texts, [0-9]+ s$|^(Built target|Consolidate compiler|Scanning dependencies|Building CXX|Linking CXX|make_tokenizer_data:)' \
         | grep -v -E 'label ([A-Z_]+(-[A-Z_]+)?) -> \1$'; } > "$file"
     if { [ "$expect" = pass ] && ! grep -q -E "every logit bit identical|scores, identical$|(side by side|1 process): 0 differ \\(|^groups of 4 entirely" "$file"; } ||
        { [ "$expect" = fail ] && ! grep -q -E "differs|DIFFERENT|(side by side|1 process): [1-9][0-9]* differ" "$file"; }; then
